@@ -1,0 +1,6 @@
+//! Armada: a peer-to-peer sea battle for two friends, where proofs replace the referee.
+//!
+//! See ARCHITECTURE.md for the map of modules and what each must never do.
+
+pub mod ai;
+pub mod rules;
