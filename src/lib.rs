@@ -3,4 +3,5 @@
 //! See ARCHITECTURE.md for the map of modules and what each must never do.
 
 pub mod ai;
+pub mod demo;
 pub mod rules;

@@ -6,9 +6,10 @@ use rand::RngExt;
 use thiserror::Error;
 
 use super::cells::CellSet;
+use super::coord::CoordError;
 use super::coord::{BoardSize, Coord};
 use super::game::Ending;
-use super::variant::Weapon;
+use super::variant::{Weapon, ship_name};
 
 /// Which way a torpedo runs; it enters from the opposite edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +82,56 @@ impl Action {
             Self::Torpedo(_) => Some(Weapon::Torpedo),
             Self::AirStrike(_) => Some(Weapon::AirStrike),
             Self::Radar(_) => Some(Weapon::Radar),
+        }
+    }
+}
+
+/// Text that is not an action.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ActionParseError {
+    #[error(
+        "{0:?}: say a cell (E5), `torpedo row 3 right`, `torpedo column C up`, `air D4` or `radar F6`"
+    )]
+    Unknown(String),
+    #[error("{0:?}: a torpedo runs along `row N` (right or left) or `column X` (down or up)")]
+    Torpedo(String),
+    #[error(transparent)]
+    Cell(#[from] CoordError),
+}
+
+impl Action {
+    /// Reads what a player typed: `E5` or `shot E5`, `torpedo row 3 right` (or `←`, `left`),
+    /// `torpedo column C down` (or `up`, `↓`, `↑`), `air D4` (or `air strike D4`), `radar F6`.
+    /// Case and extra spaces do not matter.
+    pub fn parse(text: &str, size: BoardSize) -> Result<Self, ActionParseError> {
+        let lower = text.trim().to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        let cell = |word: &str| Coord::parse(word, size);
+        match words.as_slice() {
+            [one] if !one.starts_with(|c: char| c.is_ascii_digit()) && one.len() <= 3 => {
+                Ok(Self::Shot(cell(one)?))
+            }
+            ["shot" | "fire", at] => Ok(Self::Shot(cell(at)?)),
+            ["air" | "airstrike", at] | ["air", "strike", at] => Ok(Self::AirStrike(cell(at)?)),
+            ["radar", at] => Ok(Self::Radar(cell(at)?)),
+            ["torpedo", kind, line, way] => {
+                let bad = || ActionParseError::Torpedo(text.trim().to_owned());
+                let heading = match *way {
+                    "right" | "→" => Heading::Right,
+                    "left" | "←" => Heading::Left,
+                    "down" | "↓" => Heading::Down,
+                    "up" | "↑" => Heading::Up,
+                    _ => return Err(bad()),
+                };
+                let along_row = matches!(heading, Heading::Right | Heading::Left);
+                let line = match (*kind, along_row) {
+                    ("row", true) => cell(&format!("a{line}"))?.row(),
+                    ("column" | "col", false) => cell(&format!("{line}1"))?.col(),
+                    _ => return Err(bad()),
+                };
+                Ok(Self::Torpedo(Torpedo { heading, line }))
+            }
+            _ => Err(ActionParseError::Unknown(text.trim().to_owned())),
         }
     }
 }
@@ -208,7 +259,9 @@ impl fmt::Display for Effect {
         match self {
             Self::Miss(cell) => write!(f, "{cell} miss"),
             Self::Hit(cell) => write!(f, "{cell} hit"),
-            Self::Sunk { cell, ship, .. } => write!(f, "{cell} sunk ({} decks)", ship.len()),
+            Self::Sunk { cell, ship, .. } => {
+                write!(f, "{cell} sunk ({})", ship_name(ship.len() as u8))
+            }
             Self::Lost(cell) => write!(f, "{cell} lost"),
             Self::Scanned { cell, deck: true } => write!(f, "{cell} deck"),
             Self::Scanned { cell, deck: false } => write!(f, "{cell} water"),

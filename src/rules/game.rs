@@ -35,7 +35,7 @@ impl Seat {
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             Self::Host => "host",
             Self::Guest => "guest",
         })

@@ -16,7 +16,9 @@ mod placement;
 mod sea;
 mod variant;
 
-pub use action::{Action, Effect, Heading, Report, ShellOrder, ShellOrderError, Torpedo, square};
+pub use action::{
+    Action, ActionParseError, Effect, Heading, Report, ShellOrder, ShellOrderError, Torpedo, square,
+};
 pub use cells::{CellSet, Cells};
 pub use chart::{Chart, Mark};
 pub use coord::{BoardSize, Coord, CoordError, MAX_SIZE};

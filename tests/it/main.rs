@@ -1,0 +1,10 @@
+//! Armada's integration tests: one binary, one module per topic.
+
+mod support;
+
+mod cli;
+mod coords;
+mod placement;
+mod properties;
+mod scenarios;
+mod uniformity;
