@@ -19,7 +19,16 @@ impl RandomPlayer {
             .collect();
         let pick = rng.random_range(0..6 + weapons.len());
         if let Some(&weapon) = weapons.get(pick) {
-            let options: Vec<Action> = weapon_targets(weapon, game.variant().size())
+            let size = game.variant().size();
+            // Rejection keeps the draw uniform over legal targets and is fast while
+            // most targets are legal; listing them all is the fallback late in a game.
+            for _ in 0..32 {
+                let action = random_target(weapon, size, rng);
+                if game.check(seat, &action).is_ok() {
+                    return action;
+                }
+            }
+            let options: Vec<Action> = weapon_targets(weapon, size)
                 .filter(|action| game.check(seat, action).is_ok())
                 .collect();
             if !options.is_empty() {
@@ -31,6 +40,26 @@ impl RandomPlayer {
             .nth(rng.random_range(0..open.len().max(1)))
             .unwrap_or_else(|| Coord::new(0, 0).expect("A1 exists"));
         Action::Shot(cell)
+    }
+}
+
+/// One target drawn uniformly from all of [`weapon_targets`].
+fn random_target<R: rand::Rng + ?Sized>(weapon: Weapon, size: BoardSize, rng: &mut R) -> Action {
+    let side = size.side();
+    let cell = |rng: &mut R| {
+        Coord::new(rng.random_range(0..side), rng.random_range(0..side)).expect("on the board")
+    };
+    match weapon {
+        Weapon::Torpedo => {
+            let heading =
+                [Heading::Right, Heading::Left, Heading::Down, Heading::Up][rng.random_range(0..4)];
+            Action::Torpedo(Torpedo {
+                heading,
+                line: rng.random_range(0..side),
+            })
+        }
+        Weapon::AirStrike => Action::AirStrike(cell(rng)),
+        Weapon::Radar => Action::Radar(cell(rng)),
     }
 }
 

@@ -10,7 +10,7 @@
 //! Placing ships one at a time only where they still fit is *not* uniform: it
 //! flattens the deck density that edges and corners really have.
 
-use rand::RngExt;
+use rand::distr::{Distribution, Uniform};
 
 use super::cells::CellSet;
 use super::coord::BoardSize;
@@ -29,8 +29,9 @@ struct Position {
 #[derive(Clone, Debug)]
 pub struct Placer {
     size: BoardSize,
-    /// For each ship of the spec, longest first, every position it may take.
-    positions: Vec<Vec<Position>>,
+    /// For each ship of the spec, longest first, every position it may take,
+    /// and an exact uniform draw of one of them.
+    positions: Vec<(Vec<Position>, Uniform<u32>)>,
 }
 
 impl Placer {
@@ -56,7 +57,17 @@ impl Placer {
         };
         Self {
             size,
-            positions: spec.lengths().iter().map(|&len| for_length(len)).collect(),
+            positions: spec
+                .lengths()
+                .iter()
+                .map(|&len| {
+                    let all = for_length(len);
+                    // Lemire's method with rejection: exactly uniform. A ship never
+                    // longer than the board has at least one position.
+                    let draw = Uniform::new(0, all.len() as u32).expect("at least one position");
+                    (all, draw)
+                })
+                .collect(),
         }
     }
 
@@ -89,9 +100,8 @@ impl Placer {
     ) -> bool {
         chosen.clear();
         let mut blocked = CellSet::EMPTY;
-        for options in &self.positions {
-            // `random_range` is exact (the `unbiased` feature of `rand`), so is each draw.
-            let pick = &options[rng.random_range(0..options.len())];
+        for (options, draw) in &self.positions {
+            let pick = &options[draw.sample(rng) as usize];
             if pick.cells.intersects(&blocked) {
                 return false;
             }

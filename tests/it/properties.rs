@@ -126,3 +126,57 @@ proptest! {
         prop_assert_eq!(ending.winner, Some(game.mover()));
     }
 }
+
+/// Any action at all, legal or not: cells anywhere in the 12×12 frame, any line, any shells.
+fn any_action() -> impl Strategy<Value = (Action, Option<[u8; 5]>)> {
+    let cell = (0u8..12, 0u8..12).prop_map(|(c, r)| armada::rules::Coord::new(c, r).unwrap());
+    let heading = prop_oneof![
+        Just(armada::rules::Heading::Right),
+        Just(armada::rules::Heading::Left),
+        Just(armada::rules::Heading::Down),
+        Just(armada::rules::Heading::Up),
+    ];
+    let shells = proptest::option::of(proptest::array::uniform5(0u8..12));
+    (
+        prop_oneof![
+            cell.clone().prop_map(Action::Shot),
+            (heading, any::<u8>()).prop_map(|(heading, line)| Action::Torpedo(
+                armada::rules::Torpedo { heading, line }
+            )),
+            cell.clone().prop_map(Action::AirStrike),
+            cell.prop_map(Action::Radar),
+        ],
+        shells,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The engine never panics, and whatever it refuses leaves the game exactly as it was.
+    #[test]
+    fn any_input_is_played_or_refused_cleanly(
+        seed: u64,
+        variant in variants(),
+        inputs in proptest::collection::vec((any_action(), any::<bool>(), 0u8..40), 1..300),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let placer = Placer::new(&variant.fleet());
+        let mut fleets = [placer.place(&mut rng), placer.place(&mut rng)];
+        let mut game = Game::new(variant, Seat::Host, seed % 2 == 0);
+        for ((action, shells), host, extra) in inputs {
+            let seat = if host { Seat::Host } else { Seat::Guest };
+            let before = game.clone();
+            let shells = shells.and_then(|s| ShellOrder::new(s).ok());
+            let result = match extra {
+                0 => game.resign(seat).map(|_| ()),
+                1 => game.offer_draw(seat).map_err(|_| armada::rules::ActionError::GameOver),
+                2 => game.answer_draw(seat, seed % 3 == 0).map(|_| ()).map_err(|_| armada::rules::ActionError::GameOver),
+                _ => game.play(seat, action, shells, &mut fleets[seat.other().index()]).map(|_| ()),
+            };
+            if result.is_err() {
+                prop_assert_eq!(&game, &before);
+            }
+        }
+    }
+}
