@@ -4,4 +4,5 @@
 
 pub mod ai;
 pub mod demo;
+pub mod fair;
 pub mod rules;

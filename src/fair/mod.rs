@@ -1,0 +1,10 @@
+//! Fairness without a referee: commitments, cell openings, shared randomness, signed transcripts.
+//!
+//! Architecture invariant: builds on `rules` only; no IO, no clock, no network.
+//! Secrets come only from the operating system (see `secret`); every hash goes
+//! through `hash` with its own label.
+
+pub mod commit;
+pub mod hash;
+pub mod secret;
+pub mod shared;
