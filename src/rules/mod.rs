@@ -9,6 +9,7 @@ mod action;
 mod cells;
 mod chart;
 mod coord;
+mod deduce;
 mod fleet;
 mod game;
 mod picture;
@@ -22,6 +23,7 @@ pub use action::{
 pub use cells::{CellSet, Cells};
 pub use chart::{Chart, Mark};
 pub use coord::{BoardSize, Coord, CoordError, MAX_SIZE};
+pub use deduce::{Consistency, Facts, fit_fleet};
 pub use fleet::{Dir, Fleet, PlacementError, Ship};
 pub use game::{ActionError, DrawError, EndReason, Ending, Game, Seat};
 pub use picture::{PictureError, parse_fleet, render};

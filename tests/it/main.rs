@@ -4,6 +4,7 @@ mod support;
 
 mod cli;
 mod coords;
+mod deduce;
 mod placement;
 mod properties;
 mod scenarios;
