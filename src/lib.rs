@@ -6,3 +6,4 @@ pub mod ai;
 pub mod demo;
 pub mod fair;
 pub mod rules;
+pub mod session;

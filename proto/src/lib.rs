@@ -1,9 +1,22 @@
 //! Armada's wire protocol: the only code that defines the bytes peers exchange.
 //!
-//! This crate is filled in by the trust core (messages, postcard encoding,
-//! size limits checked before decoding); `PROTOCOL.md` beside it is the spec.
-//! It must never depend on the game engine: the protocol describes bytes,
-//! the engine gives them meaning.
+//! A *frame* is a postcard-encoded [`Body`] followed by a 64-byte ed25519
+//! signature. `PROTOCOL.md` beside this crate specifies every message and every
+//! hash input. Architecture invariant: this crate never depends on the game
+//! engine; it checks sizes before decoding, decodes strictly (no trailing bytes,
+//! canonical encoding only) and refuses any other protocol version.
 
-/// The protocol version every message carries; peers refuse any other.
+mod codec;
+mod message;
+
+pub use codec::{
+    DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, SIGNATURE_LEN, decode_body, encode_body,
+    encode_settings, split_frame,
+};
+pub use message::{
+    Body, Claim, GameKind, Hash, Heading, Owed, Payload, Seat, Settings, WireAction, WireOpening,
+    WireShip, WireVerdict,
+};
+
+/// The protocol version every body starts with; peers refuse any other.
 pub const PROTOCOL_VERSION: u16 = 1;

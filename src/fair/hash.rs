@@ -15,6 +15,11 @@ pub mod label {
     pub const SHELLS: &str = "armada/1/shells";
     pub const TIMEOUT: &str = "armada/1/timeout";
     pub const GAME: &str = "armada/1/game";
+    pub const TABLE: &str = "armada/1/table";
+    pub const JOIN: &str = "armada/1/join";
+    pub const SETTINGS: &str = "armada/1/settings";
+    pub const SIGNATURE: &str = "armada/1/signature";
+    pub const MESSAGE: &str = "armada/1/message";
 }
 
 /// SHA-256 of `label`, a zero byte, then each part in order.

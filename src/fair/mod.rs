@@ -8,3 +8,4 @@ pub mod commit;
 pub mod hash;
 pub mod secret;
 pub mod shared;
+pub mod sign;

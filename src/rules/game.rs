@@ -260,8 +260,8 @@ impl Game {
                 for cell in path.filter(|&cell| chart.is_unmarked(cell)) {
                     match sea.look(cell, &chart)? {
                         Content::Water => wake.push(cell),
-                        Content::Deck { .. } => {
-                            target = Some(cell);
+                        deck @ Content::Deck { .. } => {
+                            target = Some((cell, deck));
                             break;
                         }
                     }
@@ -270,8 +270,8 @@ impl Game {
                     chart.set_miss(cell);
                     effects.push(Effect::Miss(cell));
                 }
-                if let Some(cell) = target {
-                    fire(&mut chart, cell, sea, &mut effects)?;
+                if let Some((cell, deck)) = target {
+                    strike(&mut chart, cell, deck, sea, &mut effects)?;
                 }
             }
             (Action::AirStrike(centre), Some(order)) => {
@@ -392,14 +392,26 @@ impl Game {
     }
 }
 
-/// A plain shot at an unmarked `cell` (also each air-strike shell and a torpedo's stop).
+/// A plain shot at an unmarked `cell` (also each air-strike shell).
 fn fire(
     chart: &mut Chart,
     cell: Coord,
     sea: &mut impl Sea,
     effects: &mut Vec<Effect>,
 ) -> Result<(), SeaError> {
-    match sea.look(cell, chart)? {
+    let content = sea.look(cell, chart)?;
+    strike(chart, cell, content, sea, effects)
+}
+
+/// What hitting `cell`, already looked at, does; each cell is looked at once.
+fn strike(
+    chart: &mut Chart,
+    cell: Coord,
+    content: Content,
+    sea: &mut impl Sea,
+    effects: &mut Vec<Effect>,
+) -> Result<(), SeaError> {
+    match content {
         Content::Water => {
             chart.set_miss(cell);
             effects.push(Effect::Miss(cell));

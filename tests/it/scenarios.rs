@@ -649,6 +649,25 @@ mod views {
     }
 
     #[test]
+    fn a_torpedo_looks_at_each_cell_once() {
+        // Regression: the stop cell was looked at twice, so its answer opened it twice.
+        let t = table();
+        let mut recorder = Recorder::new(t.fleets[1].clone());
+        let action = Action::parse("torpedo column C up", t.game.variant().size()).unwrap();
+        t.game
+            .clone()
+            .play(Seat::Host, action, None, &mut recorder)
+            .unwrap();
+        let looked: Vec<String> = recorder.looked.iter().map(|(c, _)| c.to_string()).collect();
+        assert_eq!(
+            looked,
+            [
+                "C10", "C9", "C8", "C7", "B6", "C6", "D6", "B7", "D7", "B8", "D8"
+            ]
+        );
+    }
+
+    #[test]
     fn a_missing_opening_is_an_error_and_changes_nothing() {
         let mut t = table();
         let before = t.game.clone();

@@ -1,0 +1,211 @@
+//! Every message of a table, as plain data: what each field is, not what it means for the game.
+
+use serde::{Deserialize, Serialize};
+
+/// A SHA-256 digest, or 32 bytes of key or randomness.
+pub type Hash = [u8; 32];
+
+/// Which side sent a message: the host opened the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seat {
+    Host,
+    Guest,
+}
+
+/// The game played at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    Armada,
+    Classic { side: u8 },
+}
+
+/// A table's settings: chosen by the host, bound into every game id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Settings {
+    pub game: GameKind,
+    /// Whether the 15-second move timer runs.
+    pub timer: bool,
+    /// Time for each action when the timer runs, in milliseconds.
+    pub move_ms: u32,
+    /// Time to answer an action, in milliseconds.
+    pub answer_ms: u32,
+    /// Time to reveal after the end, in milliseconds.
+    pub reveal_ms: u32,
+    /// Extra time granted to an absent peer before a forfeit may be claimed.
+    pub grace_ms: u32,
+}
+
+/// A torpedo's heading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Heading {
+    Right,
+    Left,
+    Down,
+    Up,
+}
+
+/// An action; cells are indices `row * side + col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WireAction {
+    Shot { cell: u8 },
+    Torpedo { heading: Heading, line: u8 },
+    AirStrike { centre: u8 },
+    Radar { centre: u8 },
+}
+
+/// What an opening claims of its cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Claim {
+    Water,
+    /// A deck whose ship stays afloat.
+    Deck,
+    /// A deck whose hit sinks its ship.
+    Sinks,
+}
+
+/// One cell proven against the fleet commitment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WireOpening {
+    pub cell: u8,
+    pub claim: Claim,
+    pub salt: [u8; 16],
+    /// Sibling hashes from the leaf up to the root.
+    pub path: Vec<Hash>,
+}
+
+/// One ship of a revealed fleet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WireShip {
+    pub bow: u8,
+    pub down: bool,
+    pub len: u8,
+}
+
+/// What a forfeit claim says the other peer owes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Owed {
+    Answer,
+    Move,
+    Reveal,
+}
+
+/// A peer's final word on a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WireVerdict {
+    /// Both reveals checked out; `winner` is `None` for a draw.
+    Honest { winner: Option<Seat> },
+    /// The other peer's message `seq` is a lie; `reason` says which rule or proof failed.
+    Lie {
+        liar: Seat,
+        seq: u32,
+        reason: String,
+    },
+    /// The game ended without both reveals.
+    Incomplete { reason: String },
+}
+
+/// What a message says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Payload {
+    /// A peer's first message: its ed25519 public key; the guest adds proof that it
+    /// holds the invite's table secret.
+    Hello {
+        key: Hash,
+        join: Option<Hash>,
+    },
+    /// The host's table settings.
+    Settings(Settings),
+    /// A fresh nonce for game number `game` of the table.
+    Nonce {
+        game: u32,
+        nonce: Hash,
+    },
+    /// The fleet commitment and one contribution commitment per air strike of the game.
+    /// The guest's commit is its Ready.
+    Commit {
+        game: Hash,
+        fleet: Hash,
+        contributions: Vec<Hash>,
+    },
+    /// The host starts the game.
+    Start {
+        game: Hash,
+    },
+    /// Action `number` of the game. An air strike carries the attacker's contribution;
+    /// `timeout` marks the shot a client fires when its mover's clock ran out.
+    Act {
+        game: Hash,
+        number: u32,
+        action: WireAction,
+        timeout: bool,
+        contribution: Option<Hash>,
+    },
+    /// The defender's answer to action `number`: an opening per cell the rules looked
+    /// at, in that order; an air strike's answer carries the defender's contribution.
+    Answer {
+        game: Hash,
+        number: u32,
+        openings: Vec<WireOpening>,
+        contribution: Option<Hash>,
+    },
+    /// A draw offer made before action `number`.
+    DrawOffer {
+        game: Hash,
+        number: u32,
+    },
+    /// The answer to the draw offer made before action `number`.
+    DrawAnswer {
+        game: Hash,
+        number: u32,
+        accept: bool,
+    },
+    Resign {
+        game: Hash,
+    },
+    /// The other peer's message `seq` is a proven lie; the game ends, the liar loses.
+    Lie {
+        game: Hash,
+        seq: u32,
+        reason: String,
+    },
+    /// The other peer owes a message past its deadline; the game ends by forfeit.
+    Forfeit {
+        game: Hash,
+        owed: Owed,
+    },
+    /// After the end: the fleet, every cell's salt, every contribution.
+    Reveal {
+        game: Hash,
+        ships: Vec<WireShip>,
+        salts: Vec<[u8; 16]>,
+        contributions: Vec<Hash>,
+    },
+    Verdict {
+        game: Hash,
+        verdict: WireVerdict,
+    },
+    /// Ready for game number `game` of the table.
+    PlayAgain {
+        game: u32,
+    },
+    /// The peer leaves the table.
+    Leave {
+        reason: String,
+    },
+}
+
+/// A signed message's contents.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Body {
+    pub version: u16,
+    /// The table this message belongs to.
+    pub table: Hash,
+    pub from: Seat,
+    /// The sender's message number at this table, from 0 without gaps.
+    pub seq: u32,
+    /// Hash of the sender's previous frame (zeros for seq 0).
+    pub prev: Hash,
+    /// Hash of the last frame the sender received from the other peer (zeros if none).
+    pub seen: Hash,
+    pub payload: Payload,
+}

@@ -1,0 +1,64 @@
+//! Signing and checking frames with the peer's ed25519 identity (the libp2p key), and frame hashes.
+
+use armada_proto::{Body, Frame, SIGNATURE_LEN, encode_body};
+use libp2p_identity::ed25519;
+
+use super::hash::{Hash, label, labelled};
+
+/// This peer's signing key: its libp2p ed25519 identity.
+#[derive(Clone)]
+pub struct Identity(ed25519::Keypair);
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Identity({})", hex::encode(self.public()))
+    }
+}
+
+impl Identity {
+    /// A new identity from the operating system's randomness.
+    pub fn generate() -> Self {
+        Self(ed25519::Keypair::generate())
+    }
+
+    /// The identity of a libp2p keypair; only ed25519 keys can sign Armada messages.
+    pub fn from_libp2p(keypair: ed25519::Keypair) -> Self {
+        Self(keypair)
+    }
+
+    /// The public key, as it travels in `Hello`.
+    pub fn public(&self) -> [u8; 32] {
+        self.0.public().to_bytes()
+    }
+
+    /// Encodes and signs `body`: the frame to send.
+    pub fn seal(&self, body: &Body) -> Vec<u8> {
+        let mut frame = encode_body(body);
+        let signature = self.0.sign(&signed_bytes(&frame));
+        frame.extend_from_slice(&signature);
+        frame
+    }
+}
+
+/// What a signature covers: a label, a zero byte, then the body's bytes.
+pub fn signed_bytes(body: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(label::SIGNATURE.len() + 1 + body.len());
+    bytes.extend_from_slice(label::SIGNATURE.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Whether `frame` is signed by the ed25519 public key `key`.
+pub fn verify(key: &[u8; 32], frame: &Frame) -> bool {
+    let Ok(public) = ed25519::PublicKey::try_from_bytes(key) else {
+        return false;
+    };
+    debug_assert_eq!(frame.signature.len(), SIGNATURE_LEN);
+    public.verify(&signed_bytes(frame.body_bytes()), &frame.signature)
+}
+
+/// The hash that links messages: over the exact bytes of a frame, signature included.
+pub fn frame_hash(bytes: &[u8]) -> Hash {
+    labelled(label::MESSAGE, &[bytes])
+}

@@ -1,0 +1,728 @@
+//! The sans-IO table state machine: frames and commands in; frames, events and deadlines out.
+//!
+//! Like `quinn-proto`: no sockets, no clock, no threads. Inputs are
+//! [`Session::handle_message`], [`Session::handle_command`] and
+//! [`Session::handle_timeout`], each given the current time; outputs are pulled
+//! with [`Session::poll_transmit`], [`Session::poll_event`] and
+//! [`Session::poll_timeout`]. The only randomness a session draws itself is its
+//! secrets (salts, contributions, nonces), which TRUST.md requires to come from the
+//! operating system; everything else — time, a computer player's choices — comes in.
+//!
+//! Architecture invariant: knows nothing of libp2p, tokio or egui. Every frame it
+//! sends goes through its own [`table::Table`] first, exactly as the peer and
+//! `armada verify` will check it.
+
+pub mod table;
+pub mod wire;
+
+use std::collections::{BTreeMap, VecDeque};
+
+use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
+use thiserror::Error;
+
+use crate::fair::commit::{Binding, SealedBoard};
+use crate::fair::hash::Hash;
+use crate::fair::secret::{Contribution, EntropyError, Secret};
+use crate::fair::shared::{
+    STRIKES, contribution_commitment, shell_order, strike_number, timeout_cell,
+};
+use crate::fair::sign::Identity;
+use crate::rules::{Action, ActionError, DrawError, Fleet, PlacementError, Recorder, Seat};
+
+use table::{Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
+
+/// Milliseconds on the caller's monotonic clock.
+pub type Millis = u64;
+
+/// Frames from the peer held back until the ones before them arrive.
+const MAX_EARLY: usize = 64;
+
+/// What a player asks of the session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Commit to this fleet (for the guest, this is Ready).
+    Place(Fleet),
+    /// The host starts the game once both fleets are committed.
+    Start,
+    Act(Action),
+    OfferDraw,
+    AnswerDraw(bool),
+    Resign,
+    PlayAgain,
+    Leave(String),
+}
+
+/// Why a command was refused; nothing changed.
+#[derive(Debug, Error)]
+pub enum CommandError {
+    #[error("not now: {0}")]
+    NotNow(&'static str),
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    #[error(transparent)]
+    Draw(#[from] DrawError),
+    #[error(transparent)]
+    Placement(#[from] PlacementError),
+    #[error(transparent)]
+    Entropy(#[from] EntropyError),
+}
+
+/// What the session tells its shell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Something happened at the table (a frame of either side was taken in).
+    Table(Note),
+    /// A frame from the peer was refused and changed nothing.
+    Refused(Rejected),
+    /// The running score at the table, in half points (host, guest).
+    Score([u32; 2]),
+}
+
+/// What the session waits for, and since when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// My clock runs: my client fires the timeout shot at the deadline.
+    MyMove { number: u32 },
+    /// Their clock runs (plus the grace).
+    TheirMove { number: u32 },
+    /// Their answer to my action.
+    Answer { number: u32 },
+    /// Their reveal after the end.
+    Reveal { game: u32 },
+}
+
+/// My secrets for the current game.
+#[derive(Debug)]
+struct Secrets {
+    game: Hash,
+    fleet: Fleet,
+    board: SealedBoard,
+    contributions: Vec<Contribution>,
+}
+
+/// One side of a table.
+#[derive(Debug)]
+pub struct Session {
+    me: Seat,
+    identity: Identity,
+    secret: Hash,
+    settings: Option<proto::Settings>,
+    table: Table,
+    secrets: Option<Secrets>,
+    outbox: VecDeque<Vec<u8>>,
+    events: VecDeque<Event>,
+    early: BTreeMap<u32, Vec<u8>>,
+    wait: Option<(Wait, Millis)>,
+    revealed_for: Option<Hash>,
+    verdict_for: Option<Hash>,
+    lie_sent: Option<(Seat, u32)>,
+    forfeit_sent: Option<Hash>,
+    score: [u32; 2],
+}
+
+impl Session {
+    /// The host's side of a new table; `secret` goes into the invite.
+    pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
+        Self::new(Seat::Host, identity, secret, Some(settings))
+    }
+
+    /// The guest's side, from the invite's secret; its hello is ready to send.
+    pub fn guest(identity: Identity, secret: Hash) -> Self {
+        let mut session = Self::new(Seat::Guest, identity, secret, None);
+        let key = session.identity.public();
+        let join = join_proof(&secret, &key);
+        let notes = session
+            .send(Payload::Hello {
+                key,
+                join: Some(join),
+            })
+            .expect("a first hello is always valid");
+        session.react(0, notes);
+        session
+    }
+
+    fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
+        Self {
+            me,
+            identity,
+            secret,
+            settings,
+            table: Table::new(table_id(&secret)),
+            secrets: None,
+            outbox: VecDeque::new(),
+            events: VecDeque::new(),
+            early: BTreeMap::new(),
+            wait: None,
+            revealed_for: None,
+            verdict_for: None,
+            lie_sent: None,
+            forfeit_sent: None,
+            score: [0; 2],
+        }
+    }
+
+    pub fn seat(&self) -> Seat {
+        self.me
+    }
+
+    /// The table as both sides see it: charts, stocks, whose move, the transcript.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// My fleet in the current game, once placed.
+    pub fn fleet(&self) -> Option<&Fleet> {
+        self.secrets.as_ref().map(|s| &s.fleet)
+    }
+
+    /// The running score in half points (host, guest).
+    pub fn score(&self) -> [u32; 2] {
+        self.score
+    }
+
+    /// The next frame to send to the peer.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.outbox.pop_front()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// When [`Session::handle_timeout`] should next be called.
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        let settings = self.table.settings()?;
+        let (wait, since) = self.wait?;
+        let grace = Millis::from(settings.grace_ms);
+        Some(
+            since
+                + match wait {
+                    Wait::MyMove { .. } => Millis::from(settings.move_ms),
+                    Wait::TheirMove { .. } => Millis::from(settings.move_ms) + grace,
+                    Wait::Answer { .. } => Millis::from(settings.answer_ms) + grace,
+                    Wait::Reveal { .. } => Millis::from(settings.reveal_ms) + grace,
+                },
+        )
+    }
+
+    /// A frame from the peer. Refused frames change nothing (a frame that arrives
+    /// early is held until the ones before it are in).
+    pub fn handle_message(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
+        let them = self.me.other();
+        // The host checks the guest's invite proof before anything else.
+        if self.me == Seat::Host && self.table.key(them).is_none() {
+            self.admit(bytes)?;
+        }
+        match self.table.receive(them, bytes) {
+            Ok(notes) => {
+                self.react(now, notes);
+                self.drain_early(now);
+                Ok(())
+            }
+            Err(Rejected::OutOfOrder {
+                from,
+                expected,
+                got,
+            }) => {
+                if self.early.len() < MAX_EARLY {
+                    self.early.insert(got, bytes.to_vec());
+                }
+                let rejected = Rejected::OutOfOrder {
+                    from,
+                    expected,
+                    got,
+                };
+                self.events.push_back(Event::Refused(rejected.clone()));
+                Err(rejected)
+            }
+            Err(rejected) => {
+                self.events.push_back(Event::Refused(rejected.clone()));
+                Err(rejected)
+            }
+        }
+    }
+
+    fn admit(&self, bytes: &[u8]) -> Result<(), Rejected> {
+        let frame = proto::Frame::decode(bytes)?;
+        match frame.body.payload {
+            Payload::Hello {
+                key,
+                join: Some(join),
+            } if join == join_proof(&self.secret, &key) => Ok(()),
+            _ => Err(Rejected::NoHello),
+        }
+    }
+
+    fn drain_early(&mut self, now: Millis) {
+        let them = self.me.other();
+        while let Some(entry) = self.early.first_entry() {
+            let (next, _) = self.table.chain_head(them);
+            if *entry.key() > next {
+                break;
+            }
+            let bytes = entry.remove();
+            if let Ok(notes) = self.table.receive(them, &bytes) {
+                self.react(now, notes);
+            }
+        }
+    }
+
+    /// A player's command; on error nothing changed.
+    pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
+        match command {
+            Command::Place(fleet) => self.place(fleet)?,
+            Command::Start => {
+                let id = self
+                    .table
+                    .game_id()
+                    .ok_or(CommandError::NotNow("no game is open"))?;
+                if self.me != Seat::Host
+                    || self.table.game().is_some()
+                    || !(self.table.committed(Seat::Host) && self.table.committed(Seat::Guest))
+                {
+                    return Err(CommandError::NotNow(
+                        "the host starts once both fleets are placed",
+                    ));
+                }
+                self.send_now(now, Payload::Start { game: id })?;
+            }
+            Command::Act(action) => self.act(now, action, false)?,
+            Command::OfferDraw => {
+                let (id, game) = self.live_game()?;
+                game.clone().offer_draw(self.me)?;
+                let number = game.actions();
+                self.send_now(now, Payload::DrawOffer { game: id, number })?;
+            }
+            Command::AnswerDraw(accept) => {
+                let (id, game) = self.live_game()?;
+                game.clone().answer_draw(self.me, accept)?;
+                let number = game.actions();
+                self.send_now(
+                    now,
+                    Payload::DrawAnswer {
+                        game: id,
+                        number,
+                        accept,
+                    },
+                )?;
+            }
+            Command::Resign => {
+                let (id, _) = self.live_game()?;
+                self.send_now(now, Payload::Resign { game: id })?;
+            }
+            Command::PlayAgain => {
+                let number = self
+                    .table
+                    .game_number()
+                    .ok_or(CommandError::NotNow("no game yet"))?;
+                if self.table.settled().is_none() || self.table.wants_again(self.me) {
+                    return Err(CommandError::NotNow("the game is not settled yet"));
+                }
+                self.send_now(now, Payload::PlayAgain { game: number + 1 })?;
+            }
+            Command::Leave(reason) => {
+                self.send_now(now, Payload::Leave { reason })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Time has passed: fire my timeout shot, or claim a forfeit from an absent peer.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        let Some(deadline) = self.poll_timeout() else {
+            return;
+        };
+        if now < deadline {
+            return;
+        }
+        let Some((wait, _)) = self.wait else { return };
+        match wait {
+            Wait::MyMove { number } => {
+                let (Some(id), Some(game)) = (self.table.game_id(), self.table.game()) else {
+                    return;
+                };
+                let (_, prev) = self.table.chain_head(self.me);
+                if let Some(cell) = timeout_cell(&id, &prev, number, game.chart(self.me).unmarked())
+                {
+                    let _ = self.act(now, Action::Shot(cell), true);
+                }
+            }
+            Wait::TheirMove { .. } => self.claim(now, proto::Owed::Move),
+            Wait::Answer { .. } => self.claim(now, proto::Owed::Answer),
+            Wait::Reveal { .. } => self.claim(now, proto::Owed::Reveal),
+        }
+    }
+
+    fn claim(&mut self, now: Millis, owed: proto::Owed) {
+        let Some(id) = self.table.game_id() else {
+            return;
+        };
+        if self.forfeit_sent == Some(id) {
+            return;
+        }
+        self.forfeit_sent = Some(id);
+        let _ = self.send_now(now, Payload::Forfeit { game: id, owed });
+    }
+
+    fn live_game(&self) -> Result<(Hash, &crate::rules::Game), CommandError> {
+        let id = self
+            .table
+            .game_id()
+            .ok_or(CommandError::NotNow("no game is open"))?;
+        let game = self
+            .table
+            .game()
+            .ok_or(CommandError::NotNow("the game has not started"))?;
+        if game.is_over() {
+            return Err(CommandError::Action(ActionError::GameOver));
+        }
+        Ok((id, game))
+    }
+
+    fn place(&mut self, fleet: Fleet) -> Result<(), CommandError> {
+        let id = self
+            .table
+            .game_id()
+            .ok_or(CommandError::NotNow("no game is open"))?;
+        let variant = self
+            .table
+            .variant()
+            .ok_or(CommandError::NotNow("no game is open"))?;
+        if self.table.committed(self.me) {
+            return Err(CommandError::NotNow("the fleet is already committed"));
+        }
+        let fleet = Fleet::new(&variant.fleet(), fleet.ships().to_vec())?;
+        let binding = Binding {
+            game: id,
+            seat: self.me,
+            size: variant.size(),
+        };
+        let board = SealedBoard::seal(binding, fleet.decks())?;
+        let strikes = if variant.has_weapons() { STRIKES } else { 0 };
+        let contributions = (0..strikes)
+            .map(|_| Secret::fresh())
+            .collect::<Result<Vec<_>, _>>()?;
+        let key = self.identity.public();
+        let commitments = contributions
+            .iter()
+            .enumerate()
+            .map(|(s, c)| contribution_commitment(&id, self.me, &key, s as u8, c.expose()))
+            .collect();
+        let payload = Payload::Commit {
+            game: id,
+            fleet: board.root(),
+            contributions: commitments,
+        };
+        self.secrets = Some(Secrets {
+            game: id,
+            fleet,
+            board,
+            contributions,
+        });
+        if let Err(e) = self.send(payload) {
+            self.secrets = None;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn act(&mut self, now: Millis, action: Action, timeout: bool) -> Result<(), CommandError> {
+        let (id, game) = self.live_game()?;
+        if self.table.pending().is_some() {
+            return Err(CommandError::NotNow("the last action waits for its answer"));
+        }
+        game.check(self.me, &action)?;
+        let number = game.actions();
+        let contribution = match action {
+            Action::AirStrike(_) => {
+                let strike = strike_number(self.me, 2 - game.stock(self.me).air_strikes);
+                let secrets = self
+                    .secrets
+                    .as_ref()
+                    .ok_or(CommandError::NotNow("no fleet placed"))?;
+                secrets
+                    .contributions
+                    .get(strike as usize)
+                    .map(|c| *c.expose())
+            }
+            _ => None,
+        };
+        let size = game.variant().size();
+        let payload = Payload::Act {
+            game: id,
+            number,
+            action: wire::action(action, size),
+            timeout,
+            contribution,
+        };
+        self.send_now(now, payload)
+    }
+
+    fn send_now(&mut self, now: Millis, payload: Payload) -> Result<(), CommandError> {
+        let notes = self.send(payload)?;
+        self.react(now, notes);
+        Ok(())
+    }
+
+    /// Signs a frame, takes it into the own table, queues it. The table's notes are returned.
+    fn send(&mut self, payload: Payload) -> Result<Vec<Note>, CommandError> {
+        let (seq, prev) = self.table.chain_head(self.me);
+        let body = Body {
+            version: PROTOCOL_VERSION,
+            table: self.table.id(),
+            from: wire::seat(self.me),
+            seq,
+            prev,
+            seen: self.table.last_hash(self.me.other()),
+            payload,
+        };
+        let frame = self.identity.seal(&body);
+        // Tried on a copy first: a frame the own table would refuse, or call a lie,
+        // is never sent and leaves no trace (it would be a bug in this client).
+        let mut trial = self.table.clone();
+        let notes = trial
+            .receive(self.me, &frame)
+            .map_err(|_| CommandError::NotNow("the message would be refused"))?;
+        if notes
+            .iter()
+            .any(|n| matches!(n, Note::LieProven(lie) if lie.liar == self.me))
+        {
+            return Err(CommandError::NotNow("the message would break the protocol"));
+        }
+        self.table = trial;
+        self.outbox.push_back(frame);
+        Ok(notes)
+    }
+
+    /// Follows up what the table learnt — answers, accusations, verdicts, the next
+    /// nonce, the reveal — until nothing more is owed; then updates the deadline.
+    fn react(&mut self, now: Millis, notes: Vec<Note>) {
+        let mut work: VecDeque<Note> = notes.into();
+        loop {
+            while let Some(note) = work.pop_front() {
+                let more = match &note {
+                    Note::Hello(seat) if *seat != self.me && self.me == Seat::Host => self.greet(),
+                    Note::Acted { seat, .. } if *seat != self.me => self.answer(),
+                    Note::LieProven(lie) if lie.liar != self.me => self.accuse(lie),
+                    Note::Settled(verdict) => self.settle(verdict),
+                    _ => Vec::new(),
+                };
+                work.extend(more);
+                self.events.push_back(Event::Table(note));
+            }
+            match self.owed() {
+                Some(notes) => work.extend(notes),
+                None => break,
+            }
+        }
+        self.refresh_wait(now);
+    }
+
+    /// The host's hello and settings, once the guest's hello is in.
+    fn greet(&mut self) -> Vec<Note> {
+        let key = self.identity.public();
+        let mut notes = self
+            .send(Payload::Hello { key, join: None })
+            .unwrap_or_default();
+        if let Some(settings) = self.settings {
+            notes.extend(self.send(Payload::Settings(settings)).unwrap_or_default());
+        }
+        notes
+    }
+
+    /// A frame this side owes without being asked: the next nonce, or the reveal.
+    fn owed(&mut self) -> Option<Vec<Note>> {
+        if let Some(number) = self.table.nonce_due(self.me) {
+            let nonce = Secret::<32>::fresh().ok()?;
+            return self
+                .send(Payload::Nonce {
+                    game: number,
+                    nonce: *nonce.expose(),
+                })
+                .ok();
+        }
+        // The offerer confirms an accepted draw with its reveal.
+        let offered = self.table.accepted_draw() == Some(self.me.other());
+        let id = self.table.game_id()?;
+        if (self.table.ended() || offered) && self.revealed_for != Some(id) {
+            self.revealed_for = Some(id);
+            let payload = self.reveal_payload(id)?;
+            return self.send(payload).ok();
+        }
+        None
+    }
+
+    fn refresh_wait(&mut self, now: Millis) {
+        let timer = self.table.settings().is_some_and(|s| s.timer);
+        let wait = match (self.table.game(), self.table.pending()) {
+            (Some(game), _) if game.is_over() => {
+                let number = self.table.game_number().unwrap_or(0);
+                (!self.table.revealed(self.me.other()) && self.forfeit_sent.is_none())
+                    .then_some(Wait::Reveal { game: number })
+            }
+            (Some(_), Some((attacker, number, ..))) if attacker == self.me => {
+                Some(Wait::Answer { number })
+            }
+            (Some(game), None) if timer && self.table.accepted_draw().is_none() => {
+                let number = game.actions();
+                Some(if game.mover() == self.me {
+                    Wait::MyMove { number }
+                } else {
+                    Wait::TheirMove { number }
+                })
+            }
+            _ => None,
+        };
+        if wait != self.wait.map(|(w, _)| w) {
+            self.wait = wait.map(|w| (w, now));
+        }
+    }
+
+    /// Their action arrived and checked out: my answer, with an opening per cell looked at.
+    fn answer(&mut self) -> Vec<Note> {
+        let (Some(id), Some(game), Some((attacker, number, action, strike, theirs))) = (
+            self.table.game_id(),
+            self.table.game(),
+            self.table.pending(),
+        ) else {
+            return Vec::new();
+        };
+        let Some(secrets) = self.secrets.as_ref().filter(|s| s.game == id) else {
+            return Vec::new();
+        };
+        let mine = strike
+            .and_then(|s| secrets.contributions.get(s as usize))
+            .map(|c| *c.expose());
+        let shells = match (strike, mine) {
+            (Some(strike), Some(mine)) => {
+                let theirs = theirs.unwrap_or_default();
+                let (host, guest) = if attacker == Seat::Host {
+                    (theirs, mine)
+                } else {
+                    (mine, theirs)
+                };
+                Some(shell_order(&id, strike, &host, &guest))
+            }
+            _ => None,
+        };
+        let mut sea = Recorder::new(secrets.fleet.clone());
+        if game
+            .clone()
+            .play(attacker, action, shells, &mut sea)
+            .is_err()
+        {
+            return Vec::new();
+        }
+        let size = game.variant().size();
+        let openings = sea
+            .looked
+            .iter()
+            .map(|(cell, content)| wire::opening(&secrets.board.open(*cell), *content, size))
+            .collect();
+        self.send(Payload::Answer {
+            game: id,
+            number,
+            openings,
+            contribution: mine,
+        })
+        .unwrap_or_default()
+    }
+
+    fn accuse(&mut self, lie: &Lie) -> Vec<Note> {
+        if self.lie_sent == Some((lie.liar, lie.seq)) {
+            return Vec::new();
+        }
+        self.lie_sent = Some((lie.liar, lie.seq));
+        let Some(id) = self.table.game_id() else {
+            return Vec::new();
+        };
+        let reason = lie.reason.chars().take(proto::MAX_TEXT / 4).collect();
+        self.send(Payload::Lie {
+            game: id,
+            seq: lie.seq,
+            reason,
+        })
+        .unwrap_or_default()
+    }
+
+    fn reveal_payload(&self, id: Hash) -> Option<Payload> {
+        let secrets = self.secrets.as_ref().filter(|s| s.game == id)?;
+        let size = secrets.fleet.size();
+        Some(Payload::Reveal {
+            game: id,
+            ships: secrets
+                .fleet
+                .ships()
+                .iter()
+                .map(|s| wire::ship(s, size))
+                .collect(),
+            salts: secrets.board.salts().copied().collect(),
+            contributions: secrets.contributions.iter().map(|c| *c.expose()).collect(),
+        })
+    }
+
+    fn settle(&mut self, verdict: &Verdict) -> Vec<Note> {
+        let Some(id) = self.table.game_id() else {
+            return Vec::new();
+        };
+        if self.verdict_for == Some(id) {
+            return Vec::new();
+        }
+        self.verdict_for = Some(id);
+        let (wire_verdict, points) = match verdict {
+            Verdict::Honest(ending) => (
+                proto::WireVerdict::Honest {
+                    winner: ending.winner.map(wire::seat),
+                },
+                [
+                    ending.half_points(Seat::Host),
+                    ending.half_points(Seat::Guest),
+                ],
+            ),
+            Verdict::Lie(lie) => (
+                proto::WireVerdict::Lie {
+                    liar: wire::seat(lie.liar),
+                    seq: lie.seq,
+                    reason: lie.reason.chars().take(proto::MAX_TEXT / 4).collect(),
+                },
+                if lie.liar == Seat::Host {
+                    [0, 2]
+                } else {
+                    [2, 0]
+                },
+            ),
+            Verdict::Incomplete(reason) => {
+                let claimant = self.forfeit_claimant();
+                (
+                    proto::WireVerdict::Incomplete {
+                        reason: reason.chars().take(proto::MAX_TEXT / 4).collect(),
+                    },
+                    match claimant {
+                        Some(Seat::Host) => [2, 0],
+                        Some(Seat::Guest) => [0, 2],
+                        None => [0, 0],
+                    },
+                )
+            }
+        };
+        self.score[0] += points[0];
+        self.score[1] += points[1];
+        self.events.push_back(Event::Score(self.score));
+        self.send(Payload::Verdict {
+            game: id,
+            verdict: wire_verdict,
+        })
+        .unwrap_or_default()
+    }
+
+    fn forfeit_claimant(&self) -> Option<Seat> {
+        self.table
+            .transcript()
+            .iter()
+            .rev()
+            .find_map(|(seat, bytes)| {
+                let frame = proto::Frame::decode(bytes).ok()?;
+                matches!(frame.body.payload, Payload::Forfeit { .. }).then_some(*seat)
+            })
+    }
+}

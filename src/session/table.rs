@@ -1,0 +1,1213 @@
+//! The table as any observer sees it: every frame of both peers checked, in order, without any secret.
+//!
+//! Both sessions and `armada verify` run this same code: a session feeds it the
+//! frames it sends and receives; the verifier feeds it a saved transcript. What
+//! it decides depends only on the frames and their `seen` links, never on the
+//! order two crossing frames happened to arrive in, so all three agree.
+//!
+//! Architecture invariant: no secrets, no clock, no IO; a frame it rejects
+//! changes nothing, and a signed frame that breaks a rule is named as a lie.
+
+use std::collections::HashSet;
+
+use armada_proto::{self as proto, Body, Frame, PROTOCOL_VERSION, Payload};
+use thiserror::Error;
+
+use crate::fair::commit::{Binding, root_of};
+use crate::fair::hash::{Hash, label, labelled};
+use crate::fair::shared::{
+    STRIKES, contribution_commitment, shell_order, strike_number, timeout_cell,
+};
+use crate::fair::sign::{frame_hash, verify};
+use crate::rules::{
+    Action, ActionError, CellSet, Chart, Consistency, Content, Coord, Ending, Facts, Fleet, Game,
+    Recorder, Report, Sea, SeaError, Seat, ShellOrder, Variant, fit_fleet,
+};
+
+use super::wire;
+
+/// Positions the consistency search may try after one answer before it gives up
+/// (undecided, not a lie). Honest games stay far below it.
+const FIT_BUDGET: u32 = 200_000;
+/// Frames of a table beyond which an observer stops accepting more.
+const MAX_FRAMES: usize = 20_000;
+
+/// A frame that was not taken in; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Rejected {
+    #[error(transparent)]
+    Decode(#[from] proto::DecodeError),
+    #[error("the message says it is from the {claimed}, but came from the {actual}")]
+    Sender { claimed: Seat, actual: Seat },
+    #[error("the first message of a peer must be its hello")]
+    NoHello,
+    #[error("the message is not signed by the {0}'s key")]
+    Signature(Seat),
+    #[error("the message belongs to another table")]
+    OtherTable,
+    #[error("message {seq} from the {from} was already received")]
+    Duplicate { from: Seat, seq: u32 },
+    #[error("message {got} from the {from} arrived before message {expected}")]
+    OutOfOrder { from: Seat, expected: u32, got: u32 },
+    #[error("the table has ended")]
+    Closed,
+}
+
+/// A proven lie: who told it, in which of their messages, and which rule or proof failed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lie {
+    pub liar: Seat,
+    pub seq: u32,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Lie {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} lied in message {}: {}",
+            self.liar, self.seq, self.reason
+        )
+    }
+}
+
+/// What the observer learnt from one accepted frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    Hello(Seat),
+    Settings(proto::Settings),
+    /// Both nonces are in: game `number` has its id; fleets may be placed.
+    GameOpened {
+        number: u32,
+        id: Hash,
+        variant: Variant,
+        first: Seat,
+    },
+    Committed(Seat),
+    Started,
+    /// An action waits for its answer.
+    Acted {
+        seat: Seat,
+        number: u32,
+        action: Action,
+        timeout: bool,
+    },
+    /// An action was answered and checked.
+    Resolved {
+        seat: Seat,
+        number: u32,
+        report: Report,
+    },
+    DrawOffered(Seat),
+    DrawDeclined(Seat),
+    /// The draw was accepted; it takes effect when the offerer confirms.
+    DrawAccepted(Seat),
+    Ended(Ending),
+    LieProven(Lie),
+    ForfeitClaimed {
+        claimant: Seat,
+        owed: proto::Owed,
+    },
+    Revealed(Seat),
+    /// Both sides' outcomes are settled: `None` while a reveal is missing.
+    Settled(Verdict),
+    VerdictSent {
+        seat: Seat,
+        verdict: proto::WireVerdict,
+    },
+    PlayAgain(Seat),
+    Left {
+        seat: Seat,
+        reason: String,
+    },
+    /// A frame that crossed the end of the game (or a lapsed offer): it changes nothing.
+    Void,
+}
+
+/// The outcome of one game after the reveals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Both reveals checked out; the ending stands.
+    Honest(Ending),
+    /// A lie was proven; the liar lost.
+    Lie(Lie),
+    /// A reveal is missing, or a forfeit was claimed.
+    Incomplete(String),
+}
+
+#[derive(Clone, Debug, Default)]
+struct Chain {
+    frames: Vec<(Hash, Vec<u8>)>,
+    /// Index into the other chain of the newest frame this chain has seen.
+    seen: Option<u32>,
+}
+
+impl Chain {
+    fn next(&self) -> u32 {
+        self.frames.len() as u32
+    }
+
+    fn last(&self) -> Hash {
+        self.frames.last().map_or([0; 32], |(h, _)| *h)
+    }
+
+    fn position(&self, hash: &Hash) -> Option<u32> {
+        self.frames
+            .iter()
+            .rposition(|(h, _)| h == hash)
+            .map(|i| i as u32)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Commit {
+    fleet: Hash,
+    contributions: Vec<Hash>,
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    seat: Seat,
+    number: u32,
+    action: Action,
+    contribution: Option<Hash>,
+    strike: Option<u8>,
+}
+
+/// One resolved action, kept to re-check the defender's answers after its reveal.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub seat: Seat,
+    pub action: Action,
+    pub shells: Option<ShellOrder>,
+    pub report: Report,
+    /// The defender's answer message.
+    pub answer_seq: u32,
+    before: Game,
+}
+
+#[derive(Clone, Debug)]
+struct Round {
+    number: u32,
+    nonces: [Option<Hash>; 2],
+    id: Option<Hash>,
+    variant: Variant,
+    first: Seat,
+    commits: [Option<Commit>; 2],
+    game: Option<Game>,
+    pending: Option<Pending>,
+    /// Cells each attacker's radar proved: (decks, water).
+    seen: [(CellSet, CellSet); 2],
+    history: Vec<Played>,
+    /// The acceptor and the seq of a draw acceptance waiting for the offerer's confirmation.
+    accept: Option<(Seat, u32)>,
+    /// The seat and seq of the message that ended the game.
+    ended_by: Option<(Seat, u32)>,
+    lie: Option<Lie>,
+    forfeit: Option<(Seat, proto::Owed)>,
+    reveals: [Option<Fleet>; 2],
+    settled: Option<Verdict>,
+    verdicts: [Option<proto::WireVerdict>; 2],
+    again: [bool; 2],
+}
+
+/// The observer of one table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    id: Hash,
+    keys: [Option<Hash>; 2],
+    settings: Option<proto::Settings>,
+    chains: [Chain; 2],
+    /// Every accepted frame in the order it was taken in: the transcript.
+    transcript: Vec<(Seat, Vec<u8>)>,
+    round: Option<Round>,
+    /// Games finished at this table: their verdicts, in order.
+    finished: Vec<Verdict>,
+    table_lie: Option<Lie>,
+    left: bool,
+}
+
+/// The table id of an invite's secret.
+pub fn table_id(secret: &Hash) -> Hash {
+    labelled(label::TABLE, &[secret])
+}
+
+/// The guest's proof that it holds the invite's secret, bound to its own key.
+pub fn join_proof(secret: &Hash, key: &Hash) -> Hash {
+    labelled(label::JOIN, &[secret, key])
+}
+
+fn idx(seat: Seat) -> usize {
+    seat.index()
+}
+
+impl Table {
+    pub fn new(id: Hash) -> Self {
+        Self {
+            id,
+            keys: [None; 2],
+            settings: None,
+            chains: [Chain::default(), Chain::default()],
+            transcript: Vec::new(),
+            round: None,
+            finished: Vec::new(),
+            table_lie: None,
+            left: false,
+        }
+    }
+
+    pub fn id(&self) -> Hash {
+        self.id
+    }
+
+    pub fn key(&self, seat: Seat) -> Option<Hash> {
+        self.keys[idx(seat)]
+    }
+
+    pub fn settings(&self) -> Option<proto::Settings> {
+        self.settings
+    }
+
+    pub fn transcript(&self) -> &[(Seat, Vec<u8>)] {
+        &self.transcript
+    }
+
+    /// The next seq `seat` will send, and the hash its next frame must link to.
+    pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
+        let chain = &self.chains[idx(seat)];
+        (chain.next(), chain.last())
+    }
+
+    /// The hash of the newest frame received from `seat` (zeros if none).
+    pub fn last_hash(&self, seat: Seat) -> Hash {
+        self.chains[idx(seat)].last()
+    }
+
+    pub fn game(&self) -> Option<&Game> {
+        self.round.as_ref()?.game.as_ref()
+    }
+
+    pub fn game_id(&self) -> Option<Hash> {
+        self.round.as_ref()?.id
+    }
+
+    pub fn game_number(&self) -> Option<u32> {
+        self.round.as_ref().map(|r| r.number)
+    }
+
+    pub fn variant(&self) -> Option<Variant> {
+        self.round.as_ref().map(|r| r.variant)
+    }
+
+    pub fn committed(&self, seat: Seat) -> bool {
+        self.round
+            .as_ref()
+            .is_some_and(|r| r.commits[idx(seat)].is_some())
+    }
+
+    /// The fleet commitment and contribution commitments of `seat` in this game.
+    pub fn commitment(&self, seat: Seat) -> Option<(Hash, &[Hash])> {
+        let commit = self.round.as_ref()?.commits[idx(seat)].as_ref()?;
+        Some((commit.fleet, &commit.contributions))
+    }
+
+    /// The action waiting for its answer: attacker, number, action, air-strike number.
+    pub fn pending(&self) -> Option<(Seat, u32, Action, Option<u8>, Option<Hash>)> {
+        let p = self.round.as_ref()?.pending.as_ref()?;
+        Some((p.seat, p.number, p.action, p.strike, p.contribution))
+    }
+
+    /// A draw acceptance by `acceptor` that waits for the offerer to confirm.
+    pub fn accepted_draw(&self) -> Option<Seat> {
+        self.round.as_ref()?.accept.map(|(seat, _)| seat)
+    }
+
+    pub fn ended(&self) -> bool {
+        self.game().is_some_and(Game::is_over)
+    }
+
+    pub fn revealed(&self, seat: Seat) -> bool {
+        self.round
+            .as_ref()
+            .is_some_and(|r| r.reveals[idx(seat)].is_some())
+    }
+
+    pub fn settled(&self) -> Option<&Verdict> {
+        self.round.as_ref()?.settled.as_ref()
+    }
+
+    pub fn wants_again(&self, seat: Seat) -> bool {
+        self.round.as_ref().is_some_and(|r| r.again[idx(seat)])
+    }
+
+    pub fn history(&self) -> &[Played] {
+        self.round.as_ref().map_or(&[], |r| &r.history)
+    }
+
+    /// The verdicts of every finished game, and of the current one once settled.
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        let mut all = self.finished.clone();
+        if let Some(v) = self.settled() {
+            all.push(v.clone());
+        }
+        all
+    }
+
+    /// The first lie proven at this table, in a game or outside one.
+    pub fn first_lie(&self) -> Option<Lie> {
+        self.table_lie.clone().or_else(|| {
+            self.finished
+                .iter()
+                .chain(self.settled())
+                .find_map(|v| match v {
+                    Verdict::Lie(lie) => Some(lie.clone()),
+                    _ => None,
+                })
+                .or_else(|| self.round.as_ref()?.lie.clone())
+        })
+    }
+
+    /// The game number for which `seat` still owes its nonce, once the table is ready for one.
+    pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
+        match &self.round {
+            None if self.settings.is_some() && self.keys.iter().all(Option::is_some) => Some(0),
+            Some(round) if round.nonces[idx(seat)].is_none() => Some(round.number),
+            _ => None,
+        }
+    }
+
+    pub fn has_left(&self) -> bool {
+        self.left
+    }
+
+    /// Radar knowledge of `attacker` about the enemy board: (decks, water).
+    pub fn radar_seen(&self, attacker: Seat) -> (CellSet, CellSet) {
+        self.round
+            .as_ref()
+            .map_or((CellSet::EMPTY, CellSet::EMPTY), |r| r.seen[idx(attacker)])
+    }
+
+    /// Takes in one frame sent by `from`. On `Err` nothing changed.
+    pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
+        if self.left || self.transcript.len() >= MAX_FRAMES {
+            return Err(Rejected::Closed);
+        }
+        let frame = Frame::decode(bytes)?;
+        let body = &frame.body;
+        let claimed = wire::from_seat(body.from);
+        if claimed != from {
+            return Err(Rejected::Sender {
+                claimed,
+                actual: from,
+            });
+        }
+        let key = match (self.keys[idx(from)], &body.payload) {
+            (Some(key), _) => key,
+            (None, Payload::Hello { key, .. }) if body.seq == 0 => *key,
+            (None, _) => return Err(Rejected::NoHello),
+        };
+        if !verify(&key, &frame) {
+            return Err(Rejected::Signature(from));
+        }
+        if body.table != self.id {
+            return Err(Rejected::OtherTable);
+        }
+        let chain = &self.chains[idx(from)];
+        if body.seq < chain.next() {
+            let (_, earlier) = &chain.frames[body.seq as usize];
+            let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
+            if earlier_body == frame.body_bytes() {
+                return Err(Rejected::Duplicate {
+                    from,
+                    seq: body.seq,
+                });
+            }
+            // Two different signed messages with one number: provable to anyone.
+            self.transcript.push((from, bytes.to_vec()));
+            let lie = Lie {
+                liar: from,
+                seq: body.seq,
+                reason: "two different signed messages carry this number (equivocation)".into(),
+            };
+            return Ok(self.prove(lie));
+        }
+        if body.seq > chain.next() {
+            return Err(Rejected::OutOfOrder {
+                from,
+                expected: chain.next(),
+                got: body.seq,
+            });
+        }
+        // In order: from here on the frame is part of the record.
+        let hash = frame_hash(bytes);
+        let link_ok = body.prev == chain.last();
+        let seen = if body.seen == [0; 32] {
+            Some(None)
+        } else {
+            self.chains[idx(from.other())]
+                .position(&body.seen)
+                .map(Some)
+        };
+        let previous_seen = chain.seen;
+        self.chains[idx(from)].frames.push((hash, bytes.to_vec()));
+        self.transcript.push((from, bytes.to_vec()));
+        if body.version != PROTOCOL_VERSION || !link_ok {
+            return Ok(self.prove(Lie {
+                liar: from,
+                seq: body.seq,
+                reason: "the message does not follow the sender's previous message".into(),
+            }));
+        }
+        let Some(seen) = seen.filter(|s| *s >= previous_seen) else {
+            return Ok(self.prove(Lie {
+                liar: from,
+                seq: body.seq,
+                reason: "the message refers to a message of the other peer that was never sent, or to an older one than before".into(),
+            }));
+        };
+        self.chains[idx(from)].seen = seen;
+        let mut notes = Vec::new();
+        match self.payload(from, body, seen, &mut notes) {
+            Ok(()) => Ok(notes),
+            Err(reason) => {
+                notes.extend(self.prove(Lie {
+                    liar: from,
+                    seq: body.seq,
+                    reason,
+                }));
+                Ok(notes)
+            }
+        }
+    }
+
+    /// Whether the frame that `seen` points at (the newest of the other chain seen by
+    /// a sender) is at or after the other chain's frame `seq`.
+    fn covers(seen: Option<u32>, seq: u32) -> bool {
+        seen.is_some_and(|s| s >= seq)
+    }
+
+    fn prove(&mut self, lie: Lie) -> Vec<Note> {
+        let mut notes = Vec::new();
+        match self.round.as_mut() {
+            Some(round) if round.lie.is_none() && round.settled.is_none() => {
+                round.lie = Some(lie.clone());
+                if let Some(game) = round.game.as_mut() {
+                    if !game.is_over() {
+                        round.pending = None;
+                        round.accept = None;
+                        if let Ok(ending) = game.forfeit(lie.liar) {
+                            round.ended_by = Some((lie.liar, lie.seq));
+                            notes.push(Note::Ended(ending));
+                        }
+                    }
+                }
+                notes.push(Note::LieProven(lie));
+                Self::try_settle(round, &mut notes);
+            }
+            Some(_) => {}
+            None => {
+                if self.table_lie.is_none() {
+                    self.table_lie = Some(lie.clone());
+                    notes.push(Note::LieProven(lie));
+                }
+            }
+        }
+        notes
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn payload(
+        &mut self,
+        from: Seat,
+        body: &Body,
+        seen: Option<u32>,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let seq = body.seq;
+        // A draw acceptance takes effect at the offerer's first message that saw it.
+        if let Some(round) = self.round.as_mut()
+            && let Some((acceptor, accept_seq)) = round.accept
+            && acceptor == from.other()
+        {
+            if Self::covers(seen, accept_seq) {
+                round.accept = None;
+                let game = round.game.as_mut().ok_or("no game")?;
+                if let Ok(Some(ending)) = game.answer_draw(acceptor, true) {
+                    round.ended_by = Some((acceptor, accept_seq));
+                    notes.push(Note::Ended(ending));
+                }
+            } else if matches!(body.payload, Payload::Act { .. } | Payload::Resign { .. }) {
+                // The offerer acted instead: the acceptance crossed it and lapses.
+                round.accept = None;
+            }
+        }
+        match &body.payload {
+            Payload::Hello { key, .. } => {
+                if seq != 0 {
+                    return Err("a second hello".into());
+                }
+                self.keys[idx(from)] = Some(*key);
+                notes.push(Note::Hello(from));
+            }
+            Payload::Settings(settings) => {
+                if from != Seat::Host || self.settings.is_some() {
+                    return Err("only the host sets the table, once".into());
+                }
+                wire::variant(settings.game).map_err(|e| e.to_string())?;
+                if settings.move_ms < 1000 || settings.answer_ms < 100 || settings.reveal_ms < 100 {
+                    return Err("the table's deadlines are too short to play".into());
+                }
+                self.settings = Some(*settings);
+                notes.push(Note::Settings(*settings));
+            }
+            Payload::Nonce { game, nonce } => self.nonce(from, *game, *nonce, notes)?,
+            Payload::Commit {
+                game,
+                fleet,
+                contributions,
+            } => {
+                let round = self.round_for(game)?;
+                if round.commits[idx(from)].is_some() || round.game.is_some() {
+                    return Err("a second commitment in one game".into());
+                }
+                let want = if round.variant.has_weapons() {
+                    STRIKES as usize
+                } else {
+                    0
+                };
+                if contributions.len() != want {
+                    return Err(format!(
+                        "{} air-strike commitments, not {want}",
+                        contributions.len()
+                    ));
+                }
+                if let Some(other) = &round.commits[idx(from.other())] {
+                    let copied = other.fleet == *fleet
+                        || contributions
+                            .iter()
+                            .any(|c| other.contributions.contains(c));
+                    if copied {
+                        return Err("the commitment copies the other peer's".into());
+                    }
+                }
+                if contributions.iter().collect::<HashSet<_>>().len() != contributions.len() {
+                    return Err("two air-strike commitments are the same".into());
+                }
+                round.commits[idx(from)] = Some(Commit {
+                    fleet: *fleet,
+                    contributions: contributions.clone(),
+                });
+                notes.push(Note::Committed(from));
+            }
+            Payload::Start { game } => {
+                let round = self.round_for(game)?;
+                if from != Seat::Host
+                    || round.game.is_some()
+                    || round.commits.iter().any(Option::is_none)
+                {
+                    return Err(
+                        "only the host starts, once, after both fleets are committed".into(),
+                    );
+                }
+                round.game = Some(Game::new(round.variant, round.first, true));
+                notes.push(Note::Started);
+            }
+            Payload::Act {
+                game,
+                number,
+                action,
+                timeout,
+                contribution,
+            } => {
+                let prev = body.prev;
+                self.act(
+                    from,
+                    seen,
+                    (game, *number, *action, *timeout, *contribution),
+                    prev,
+                    notes,
+                )?;
+            }
+            Payload::Answer {
+                game,
+                number,
+                openings,
+                contribution,
+            } => {
+                self.answer(
+                    from,
+                    seq,
+                    seen,
+                    (game, *number, openings, *contribution),
+                    notes,
+                )?;
+            }
+            Payload::DrawOffer { game, number } => {
+                let round = self.round_for(game)?;
+                let g = round.game.as_mut().ok_or("a draw offer before the start")?;
+                // Stale (an action came first) or after the end: it lapsed.
+                if *number < g.actions() || g.is_over() {
+                    notes.push(Note::Void);
+                    return Ok(());
+                }
+                if *number > g.actions() {
+                    return Err("a draw offer for an action not yet played".into());
+                }
+                g.offer_draw(from)
+                    .map_err(|e| format!("draw offer refused: {e}"))?;
+                notes.push(Note::DrawOffered(from));
+            }
+            Payload::DrawAnswer {
+                game,
+                number,
+                accept,
+            } => {
+                let round = self.round_for(game)?;
+                let g = round
+                    .game
+                    .as_mut()
+                    .ok_or("a draw answer before the start")?;
+                if *number < g.actions() || g.is_over() {
+                    notes.push(Note::Void);
+                    return Ok(());
+                }
+                if *number > g.actions() || g.draw_offer() != Some(from.other()) {
+                    return Err("an answer to a draw offer that was not made".into());
+                }
+                if *accept {
+                    round.accept = Some((from, seq));
+                    notes.push(Note::DrawAccepted(from));
+                } else {
+                    g.answer_draw(from, false).map_err(|e| e.to_string())?;
+                    notes.push(Note::DrawDeclined(from));
+                }
+            }
+            Payload::Resign { game } => {
+                let round = self.round_for(game)?;
+                let g = round.game.as_mut().ok_or("resigning before the start")?;
+                if g.is_over() {
+                    notes.push(Note::Void);
+                    return Ok(());
+                }
+                let ending = g.resign(from).map_err(|e| e.to_string())?;
+                round.pending = None;
+                round.ended_by = Some((from, seq));
+                notes.push(Note::Ended(ending));
+            }
+            Payload::Lie {
+                game,
+                seq: accused,
+                reason: _,
+            } => {
+                let round = self.round_for(game)?;
+                let confirmed = round
+                    .lie
+                    .as_ref()
+                    .is_some_and(|l| l.liar == from.other() && l.seq == *accused);
+                if !confirmed {
+                    return Err("it accuses the other peer of a lie that is not proven".into());
+                }
+            }
+            Payload::Forfeit { game, owed } => {
+                let round = self.round_for(game)?;
+                if round.forfeit.is_none() {
+                    round.forfeit = Some((from, *owed));
+                    notes.push(Note::ForfeitClaimed {
+                        claimant: from,
+                        owed: *owed,
+                    });
+                    if let Some(g) = round.game.as_mut()
+                        && !g.is_over()
+                        && let Ok(ending) = g.forfeit(from.other())
+                    {
+                        round.pending = None;
+                        round.ended_by = Some((from, seq));
+                        notes.push(Note::Ended(ending));
+                    }
+                    Self::try_settle(round, notes);
+                }
+            }
+            Payload::Reveal {
+                game,
+                ships,
+                salts,
+                contributions,
+            } => {
+                self.reveal(from, (game, ships, salts, contributions), notes)?;
+            }
+            Payload::Verdict { game, verdict } => {
+                let round = self.round_for(game)?;
+                round.verdicts[idx(from)] = Some(verdict.clone());
+                notes.push(Note::VerdictSent {
+                    seat: from,
+                    verdict: verdict.clone(),
+                });
+            }
+            Payload::PlayAgain { game } => {
+                let round = self.round.as_mut().ok_or("play again before any game")?;
+                if *game != round.number + 1 || round.settled.is_none() || round.again[idx(from)] {
+                    return Err(
+                        "play again before the game is settled, or for the wrong game".into(),
+                    );
+                }
+                round.again[idx(from)] = true;
+                notes.push(Note::PlayAgain(from));
+                if round.again.iter().all(|a| *a) {
+                    let number = round.number + 1;
+                    let done = self.round.take().and_then(|r| r.settled);
+                    self.finished.extend(done);
+                    self.round = Some(self.new_round(number)?);
+                }
+            }
+            Payload::Leave { reason } => {
+                self.left = true;
+                notes.push(Note::Left {
+                    seat: from,
+                    reason: reason.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn new_round(&self, number: u32) -> Result<Round, String> {
+        let settings = self.settings.ok_or("a game before the table's settings")?;
+        let variant = wire::variant(settings.game).map_err(|e| e.to_string())?;
+        Ok(Round {
+            number,
+            nonces: [None; 2],
+            id: None,
+            variant,
+            first: if number % 2 == 0 {
+                Seat::Host
+            } else {
+                Seat::Guest
+            },
+            commits: [None, None],
+            game: None,
+            pending: None,
+            seen: [(CellSet::EMPTY, CellSet::EMPTY); 2],
+            history: Vec::new(),
+            accept: None,
+            ended_by: None,
+            lie: None,
+            forfeit: None,
+            reveals: [None, None],
+            settled: None,
+            verdicts: [None, None],
+            again: [false; 2],
+        })
+    }
+
+    fn nonce(
+        &mut self,
+        from: Seat,
+        number: u32,
+        nonce: Hash,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        if self.round.is_none() && number == 0 {
+            if self.keys.iter().any(Option::is_none) {
+                return Err("a nonce before both hellos".into());
+            }
+            self.round = Some(self.new_round(0)?);
+        }
+        let settings = self.settings.ok_or("a nonce before the table's settings")?;
+        let (host_key, guest_key) = (
+            self.keys[0].unwrap_or_default(),
+            self.keys[1].unwrap_or_default(),
+        );
+        let table = self.id;
+        let round = self.round.as_mut().ok_or("a nonce outside a game")?;
+        if round.number != number || round.nonces[idx(from)].is_some() {
+            return Err("a nonce for the wrong game, or a second one".into());
+        }
+        round.nonces[idx(from)] = Some(nonce);
+        if let [Some(host), Some(guest)] = round.nonces {
+            let id = game_id(
+                &table, &settings, number, &host, &guest, &host_key, &guest_key,
+            );
+            round.id = Some(id);
+            notes.push(Note::GameOpened {
+                number,
+                id,
+                variant: round.variant,
+                first: round.first,
+            });
+        }
+        Ok(())
+    }
+
+    fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
+        match self.round.as_mut() {
+            Some(round) if round.id.as_ref() == Some(game) => Ok(round),
+            _ => Err("the message names another game".into()),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn act(
+        &mut self,
+        from: Seat,
+        seen: Option<u32>,
+        (game, number, action, timeout, contribution): (
+            &Hash,
+            u32,
+            proto::WireAction,
+            bool,
+            Option<Hash>,
+        ),
+        prev: Hash,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let key = self.keys[idx(from)].unwrap_or_default();
+        let round = self.round_for(game)?;
+        let id = round.id.unwrap_or_default();
+        let g = round.game.as_ref().ok_or("an action before the start")?;
+        if g.is_over() {
+            if crossed(round.ended_by, from, seen) {
+                notes.push(Note::Void);
+                return Ok(());
+            }
+            return Err("an action after the game ended".into());
+        }
+        if round.pending.is_some() {
+            return Err("an action while the last one waits for its answer".into());
+        }
+        if number != g.actions() {
+            return Err(format!(
+                "action number {number}, but {} actions were played",
+                g.actions()
+            ));
+        }
+        let size = round.variant.size();
+        let action = wire::from_action(action, size).map_err(|e| e.to_string())?;
+        g.check(from, &action)
+            .map_err(|e| format!("illegal action {action}: {e}"))?;
+        if timeout {
+            let due = timeout_cell(&id, &prev, number, g.chart(from).unmarked());
+            if due.map(Action::Shot) != Some(action) {
+                return Err(format!(
+                    "a timeout shot at {action}, but the timeout cell is {}",
+                    due.map_or("none".into(), |c| c.to_string())
+                ));
+            }
+        }
+        let strike = match action {
+            Action::AirStrike(_) => {
+                let ordinal = 2 - g.stock(from).air_strikes;
+                let strike = strike_number(from, ordinal);
+                let committed = &round.commits[idx(from)]
+                    .as_ref()
+                    .ok_or("no commitment")?
+                    .contributions;
+                let revealed = contribution.ok_or("an air strike without its contribution")?;
+                if committed.get(strike as usize)
+                    != Some(&contribution_commitment(&id, from, &key, strike, &revealed))
+                {
+                    return Err(format!(
+                        "the contribution to air strike {strike} does not match its commitment"
+                    ));
+                }
+                Some(strike)
+            }
+            _ if contribution.is_some() => {
+                return Err("a contribution with an action that is no air strike".into());
+            }
+            _ => None,
+        };
+        round.pending = Some(Pending {
+            seat: from,
+            number,
+            action,
+            contribution,
+            strike,
+        });
+        notes.push(Note::Acted {
+            seat: from,
+            number,
+            action,
+            timeout,
+        });
+        Ok(())
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn answer(
+        &mut self,
+        from: Seat,
+        seq: u32,
+        seen: Option<u32>,
+        (game, number, openings, contribution): (&Hash, u32, &[proto::WireOpening], Option<Hash>),
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let key = self.keys[idx(from)].unwrap_or_default();
+        let round = self.round_for(game)?;
+        let id = round.id.unwrap_or_default();
+        let g = round.game.as_ref().ok_or("an answer before the start")?;
+        if g.is_over() {
+            if crossed(round.ended_by, from, seen) {
+                notes.push(Note::Void);
+                return Ok(());
+            }
+            return Err("an answer after the game ended".into());
+        }
+        let pending = round.pending.clone().ok_or("an answer to no action")?;
+        if pending.seat == from || pending.number != number {
+            return Err(format!(
+                "an answer to action {number}, which does not wait for one"
+            ));
+        }
+        let attacker = pending.seat;
+        let shells = match pending.strike {
+            Some(strike) => {
+                let mine = contribution
+                    .ok_or("an air strike's answer without the defender's contribution")?;
+                let committed = &round.commits[idx(from)]
+                    .as_ref()
+                    .ok_or("no commitment")?
+                    .contributions;
+                if committed.get(strike as usize)
+                    != Some(&contribution_commitment(&id, from, &key, strike, &mine))
+                {
+                    return Err(format!(
+                        "the contribution to air strike {strike} does not match its commitment"
+                    ));
+                }
+                let theirs = pending.contribution.unwrap_or_default();
+                let (host, guest) = if attacker == Seat::Host {
+                    (theirs, mine)
+                } else {
+                    (mine, theirs)
+                };
+                Some(shell_order(&id, strike, &host, &guest))
+            }
+            None if contribution.is_some() => {
+                return Err("a contribution in an answer to no air strike".into());
+            }
+            None => None,
+        };
+        let size = round.variant.size();
+        let root = round.commits[idx(from)]
+            .as_ref()
+            .ok_or("no commitment")?
+            .fleet;
+        let binding = Binding {
+            game: id,
+            seat: from,
+            size,
+        };
+        let mut proven = Vec::with_capacity(openings.len());
+        for wire_opening in openings {
+            let (opening, content) =
+                wire::from_opening(wire_opening, size).map_err(|e| e.to_string())?;
+            opening.check(&binding, &root).map_err(|e| e.to_string())?;
+            if proven.iter().any(|(c, _)| *c == opening.cell) {
+                return Err(format!("{} is opened twice", opening.cell));
+            }
+            proven.push((opening.cell, content));
+        }
+        let before = g.clone();
+        let mut game = g.clone();
+        let mut view = Recorder::new(Openings(proven.clone()));
+        let report = game
+            .play(attacker, pending.action, shells, &mut view)
+            .map_err(|e| match e {
+                ActionError::Sea(SeaError::Unknown(cell)) => {
+                    format!("the answer leaves out {cell}, which the rules need")
+                }
+                ActionError::Sea(SeaError::Contradiction { cell, why }) => {
+                    format!("{why} (at {cell})")
+                }
+                other => format!("the answer cannot be resolved: {other}"),
+            })?;
+        let looked: HashSet<Coord> = view.looked.iter().map(|(c, _)| *c).collect();
+        if proven.iter().any(|(c, _)| !looked.contains(c)) {
+            return Err("the answer opens cells the rules did not ask for".into());
+        }
+        let seen_by = &mut round.seen[idx(attacker)];
+        for effect in &report.effects {
+            if let crate::rules::Effect::Scanned { cell, deck } = *effect {
+                if deck {
+                    seen_by.0.insert(cell)
+                } else {
+                    seen_by.1.insert(cell)
+                }
+            }
+        }
+        let chart = *game.chart(attacker);
+        let facts = Facts {
+            water: chart.misses() | seen_by.1,
+            seen_decks: seen_by.0 - chart.decks(),
+            ..Facts::from_chart(&chart)
+        };
+        if let Consistency::Impossible(why) = fit_fleet(&round.variant.fleet(), &facts, FIT_BUDGET)
+        {
+            return Err(format!("no legal fleet fits the answers any more: {why}"));
+        }
+        round.history.push(Played {
+            seat: attacker,
+            action: pending.action,
+            shells,
+            report: report.clone(),
+            answer_seq: seq,
+            before,
+        });
+        round.game = Some(game);
+        round.pending = None;
+        let ending = report.ending;
+        notes.push(Note::Resolved {
+            seat: attacker,
+            number,
+            report,
+        });
+        if let Some(ending) = ending {
+            round.ended_by = Some((from, seq));
+            notes.push(Note::Ended(ending));
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn reveal(
+        &mut self,
+        from: Seat,
+        (game, ships, salts, contributions): (&Hash, &[proto::WireShip], &[[u8; 16]], &[Hash]),
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let key = self.keys[idx(from)].unwrap_or_default();
+        let round = self.round_for(game)?;
+        let id = round.id.unwrap_or_default();
+        let over = round.game.as_ref().is_some_and(Game::is_over)
+            || round.forfeit.is_some()
+            || round.lie.is_some();
+        if !over || round.reveals[idx(from)].is_some() {
+            return Err("a reveal before the end, or a second one".into());
+        }
+        let size = round.variant.size();
+        let ships = ships
+            .iter()
+            .map(|s| wire::from_ship(*s, size))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let fleet = Fleet::new(&round.variant.fleet(), ships)
+            .map_err(|e| format!("the revealed fleet is illegal: {e}"))?;
+        let commit = round.commits[idx(from)]
+            .as_ref()
+            .ok_or("a reveal without a commitment")?;
+        let binding = Binding {
+            game: id,
+            seat: from,
+            size,
+        };
+        if root_of(&binding, fleet.decks(), salts) != Some(commit.fleet) {
+            return Err("the revealed fleet is not the one committed to".into());
+        }
+        if contributions.len() != commit.contributions.len()
+            || contributions.iter().enumerate().any(|(s, c)| {
+                contribution_commitment(&id, from, &key, s as u8, c) != commit.contributions[s]
+            })
+        {
+            return Err("a revealed contribution does not match its commitment".into());
+        }
+        // Every past answer of this seat, re-checked against its real fleet.
+        for played in round.history.iter().filter(|p| p.seat == from.other()) {
+            let mut again = played.before.clone();
+            let mut sea = fleet.clone();
+            let report = again.play(played.seat, played.action, played.shells, &mut sea);
+            if report.as_ref() != Ok(&played.report) {
+                let lie = Lie {
+                    liar: from,
+                    seq: played.answer_seq,
+                    reason: format!(
+                        "the answer to {} does not match the revealed fleet",
+                        played.action
+                    ),
+                };
+                round.reveals[idx(from)] = Some(fleet);
+                notes.push(Note::Revealed(from));
+                let mut more = self.prove(lie);
+                notes.append(&mut more);
+                return Ok(());
+            }
+        }
+        round.reveals[idx(from)] = Some(fleet);
+        notes.push(Note::Revealed(from));
+        Self::try_settle(round, notes);
+        Ok(())
+    }
+
+    fn try_settle(round: &mut Round, notes: &mut Vec<Note>) {
+        if round.settled.is_some() {
+            return;
+        }
+        let revealed = round.reveals.iter().all(Option::is_some);
+        let ending = round.game.as_ref().and_then(Game::ending);
+        let verdict = match (&round.lie, round.forfeit, ending) {
+            // A proven lie stands once both reveals are in, or once waiting for them ended.
+            (Some(lie), claim, _) if revealed || claim.is_some() => Verdict::Lie(lie.clone()),
+            (Some(_), _, _) => return,
+            (None, Some((claimant, owed)), _) => Verdict::Incomplete(format!(
+                "the {claimant} claimed a forfeit: the {} owed {}",
+                claimant.other(),
+                match owed {
+                    proto::Owed::Answer => "an answer",
+                    proto::Owed::Move => "a move",
+                    proto::Owed::Reveal => "a reveal",
+                }
+            )),
+            (None, None, Some(ending)) if revealed => Verdict::Honest(ending),
+            _ => return,
+        };
+        round.settled = Some(verdict.clone());
+        notes.push(Note::Settled(verdict));
+    }
+}
+
+/// Whether a frame from `from` crossed the message that ended the game: the end
+/// came from the other peer and the frame's sender had not seen it.
+fn crossed(ended_by: Option<(Seat, u32)>, from: Seat, seen: Option<u32>) -> bool {
+    match ended_by {
+        Some((seat, seq)) if seat == from.other() => !Table::covers(seen, seq),
+        _ => false,
+    }
+}
+
+/// The id of game `number` at a table: binds the table, its settings, both nonces and both keys.
+pub fn game_id(
+    table: &Hash,
+    settings: &proto::Settings,
+    number: u32,
+    host_nonce: &Hash,
+    guest_nonce: &Hash,
+    host_key: &Hash,
+    guest_key: &Hash,
+) -> Hash {
+    let settings = labelled(label::SETTINGS, &[&proto::encode_settings(settings)]);
+    labelled(
+        label::GAME,
+        &[
+            table,
+            &settings,
+            &number.to_be_bytes(),
+            host_nonce,
+            guest_nonce,
+            host_key,
+            guest_key,
+        ],
+    )
+}
+
+/// The attacker's view of the enemy sea: checked openings and nothing else.
+#[derive(Clone, Debug)]
+struct Openings(Vec<(Coord, Content)>);
+
+impl Sea for Openings {
+    fn look(&mut self, cell: Coord, _chart: &Chart) -> Result<Content, SeaError> {
+        self.0
+            .iter()
+            .find(|(c, _)| *c == cell)
+            .map(|(_, content)| *content)
+            .ok_or(SeaError::Unknown(cell))
+    }
+}

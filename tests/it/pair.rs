@@ -1,0 +1,163 @@
+//! Two sessions in memory, a virtual clock, and queues between them that tests may drop,
+//! reorder or tamper with (after quinn-proto's test `Pair`).
+
+use std::collections::VecDeque;
+
+use armada::ai::RandomPlayer;
+use armada::fair::sign::Identity;
+use armada::rules::{Placer, Seat, Variant};
+use armada::session::table::{Note, Verdict};
+use armada::session::wire;
+use armada::session::{Command, Event, Millis, Session};
+use armada_proto as proto;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+pub fn settings(variant: Variant, timer: bool) -> proto::Settings {
+    proto::Settings {
+        game: wire::game_kind(variant),
+        timer,
+        move_ms: 15_000,
+        answer_ms: 10_000,
+        reveal_ms: 30_000,
+        grace_ms: 30_000,
+    }
+}
+
+pub struct Pair {
+    pub host: Session,
+    pub guest: Session,
+    pub now: Millis,
+    pub rng: ChaCha8Rng,
+    /// Frames in flight: to the host, to the guest.
+    pub wire: [VecDeque<Vec<u8>>; 2],
+    pub events: [Vec<Event>; 2],
+}
+
+impl Pair {
+    pub fn new(variant: Variant, timer: bool, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let secret: [u8; 32] = rng.random();
+        let host = Session::host(Identity::generate(), secret, settings(variant, timer));
+        let guest = Session::guest(Identity::generate(), secret);
+        Self {
+            host,
+            guest,
+            now: 0,
+            rng,
+            wire: [VecDeque::new(), VecDeque::new()],
+            events: [Vec::new(), Vec::new()],
+        }
+    }
+
+    pub fn session(&mut self, seat: Seat) -> &mut Session {
+        match seat {
+            Seat::Host => &mut self.host,
+            Seat::Guest => &mut self.guest,
+        }
+    }
+
+    /// Moves every queued frame out of both outboxes onto the wire.
+    pub fn collect(&mut self) {
+        while let Some(frame) = self.host.poll_transmit() {
+            self.wire[Seat::Guest.index()].push_back(frame);
+        }
+        while let Some(frame) = self.guest.poll_transmit() {
+            self.wire[Seat::Host.index()].push_back(frame);
+        }
+        for seat in Seat::BOTH {
+            while let Some(event) = self.session(seat).poll_event() {
+                self.events[seat.index()].push(event);
+            }
+        }
+    }
+
+    /// Delivers everything in flight until both sides are quiet; true if anything moved.
+    pub fn drive(&mut self) -> bool {
+        let mut moved = false;
+        loop {
+            self.collect();
+            if self.wire.iter().all(VecDeque::is_empty) {
+                return moved;
+            }
+            moved = true;
+            for seat in Seat::BOTH {
+                while let Some(frame) = self.wire[seat.index()].pop_front() {
+                    let now = self.now;
+                    let _ = self.session(seat).handle_message(now, &frame);
+                }
+            }
+        }
+    }
+
+    /// Lets computer players do whatever the table waits for next; false if nothing was due.
+    pub fn step_bots(&mut self) -> bool {
+        let now = self.now;
+        for seat in Seat::BOTH {
+            let table = self.session(seat).table();
+            if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {
+                let variant = table.variant().unwrap();
+                let fleet = Placer::new(&variant.fleet()).place(&mut self.rng);
+                self.session(seat)
+                    .handle_command(now, Command::Place(fleet))
+                    .unwrap();
+                return true;
+            }
+        }
+        let table = self.host.table();
+        if table.game().is_none() && table.committed(Seat::Host) && table.committed(Seat::Guest) {
+            self.host.handle_command(now, Command::Start).unwrap();
+            return true;
+        }
+        for seat in Seat::BOTH {
+            let session = match seat {
+                Seat::Host => &self.host,
+                Seat::Guest => &self.guest,
+            };
+            let table = session.table();
+            if let Some(game) = table.game()
+                && !game.is_over()
+                && game.mover() == seat
+                && table.pending().is_none()
+                && table.accepted_draw().is_none()
+            {
+                let action = RandomPlayer.choose(game, seat, &mut self.rng);
+                self.session(seat)
+                    .handle_command(now, Command::Act(action))
+                    .unwrap();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Plays the current game to its settlement with random computer players.
+    pub fn play_game(&mut self) -> [Verdict; 2] {
+        for _ in 0..10_000 {
+            self.drive();
+            if let (Some(a), Some(b)) = (self.host.table().settled(), self.guest.table().settled())
+            {
+                return [a.clone(), b.clone()];
+            }
+            if !self.step_bots() {
+                panic!("stuck: nothing in flight, nothing to do\n{:?}", self.events);
+            }
+        }
+        panic!("the game did not end");
+    }
+
+    /// Both sides ask for another game.
+    pub fn play_again(&mut self) {
+        let now = self.now;
+        self.host.handle_command(now, Command::PlayAgain).unwrap();
+        self.guest.handle_command(now, Command::PlayAgain).unwrap();
+        self.drive();
+    }
+
+    pub fn notes(&self, seat: Seat) -> impl Iterator<Item = &Note> {
+        self.events[seat.index()].iter().filter_map(|e| match e {
+            Event::Table(note) => Some(note),
+            _ => None,
+        })
+    }
+}
