@@ -76,6 +76,8 @@ pub enum Event {
     Refused(Rejected),
     /// The running score at the table, in half points (host, guest).
     Score([u32; 2]),
+    /// This client broke its own protocol (a bug): the table cannot go on.
+    Internal(String),
 }
 
 /// What the session waits for, and since when.
@@ -270,7 +272,7 @@ impl Session {
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
         match command {
-            Command::Place(fleet) => self.place(fleet)?,
+            Command::Place(fleet) => self.place(&fleet)?,
             Command::Start => {
                 let id = self
                     .table
@@ -379,7 +381,7 @@ impl Session {
         Ok((id, game))
     }
 
-    fn place(&mut self, fleet: Fleet) -> Result<(), CommandError> {
+    fn place(&mut self, fleet: &Fleet) -> Result<(), CommandError> {
         let id = self
             .table
             .game_id()
@@ -477,19 +479,19 @@ impl Session {
             payload,
         };
         let frame = self.identity.seal(&body);
-        // Tried on a copy first: a frame the own table would refuse, or call a lie,
-        // is never sent and leaves no trace (it would be a bug in this client).
-        let mut trial = self.table.clone();
-        let notes = trial
+        let notes = self
+            .table
             .receive(self.me, &frame)
             .map_err(|_| CommandError::NotNow("the message would be refused"))?;
-        if notes
+        if let Some(Note::LieProven(lie)) = notes
             .iter()
-            .any(|n| matches!(n, Note::LieProven(lie) if lie.liar == self.me))
+            .find(|n| matches!(n, Note::LieProven(lie) if lie.liar == self.me))
         {
+            // Only a bug in this client gets here (its fleet is legal, its actions are
+            // checked before sending): the frame is not sent, and the shell is told.
+            self.events.push_back(Event::Internal(lie.to_string()));
             return Err(CommandError::NotNow("the message would break the protocol"));
         }
-        self.table = trial;
         self.outbox.push_back(frame);
         Ok(notes)
     }
@@ -560,9 +562,9 @@ impl Session {
                 (!self.table.revealed(self.me.other()) && self.forfeit_sent.is_none())
                     .then_some(Wait::Reveal { game: number })
             }
-            (Some(_), Some((attacker, number, ..))) if attacker == self.me => {
-                Some(Wait::Answer { number })
-            }
+            (Some(_), Some(pending)) if pending.seat == self.me => Some(Wait::Answer {
+                number: pending.number,
+            }),
             (Some(game), None) if timer && self.table.accepted_draw().is_none() => {
                 let number = game.actions();
                 Some(if game.mover() == self.me {
@@ -580,13 +582,15 @@ impl Session {
 
     /// Their action arrived and checked out: my answer, with an opening per cell looked at.
     fn answer(&mut self) -> Vec<Note> {
-        let (Some(id), Some(game), Some((attacker, number, action, strike, theirs))) = (
+        let (Some(id), Some(game), Some(pending)) = (
             self.table.game_id(),
             self.table.game(),
             self.table.pending(),
         ) else {
             return Vec::new();
         };
+        let (attacker, number, action) = (pending.seat, pending.number, pending.action);
+        let (strike, theirs) = (pending.strike, pending.contribution);
         let Some(secrets) = self.secrets.as_ref().filter(|s| s.game == id) else {
             return Vec::new();
         };

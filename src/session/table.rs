@@ -165,13 +165,17 @@ struct Commit {
     contributions: Vec<Hash>,
 }
 
-#[derive(Clone, Debug)]
-struct Pending {
-    seat: Seat,
-    number: u32,
-    action: Action,
-    contribution: Option<Hash>,
-    strike: Option<u8>,
+/// An action waiting for its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// The attacker.
+    pub seat: Seat,
+    pub number: u32,
+    pub action: Action,
+    /// The attacker's revealed contribution, for an air strike.
+    pub contribution: Option<Hash>,
+    /// The air strike's number in the game.
+    pub strike: Option<u8>,
 }
 
 /// One resolved action, kept to re-check the defender's answers after its reveal.
@@ -223,7 +227,7 @@ pub struct Table {
     round: Option<Round>,
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
-    table_lie: Option<Lie>,
+    outside_lie: Option<Lie>,
     left: bool,
 }
 
@@ -251,7 +255,7 @@ impl Table {
             transcript: Vec::new(),
             round: None,
             finished: Vec::new(),
-            table_lie: None,
+            outside_lie: None,
             left: false,
         }
     }
@@ -311,10 +315,9 @@ impl Table {
         Some((commit.fleet, &commit.contributions))
     }
 
-    /// The action waiting for its answer: attacker, number, action, air-strike number.
-    pub fn pending(&self) -> Option<(Seat, u32, Action, Option<u8>, Option<Hash>)> {
-        let p = self.round.as_ref()?.pending.as_ref()?;
-        Some((p.seat, p.number, p.action, p.strike, p.contribution))
+    /// The action waiting for its answer.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.round.as_ref()?.pending.as_ref()
     }
 
     /// A draw acceptance by `acceptor` that waits for the offerer to confirm.
@@ -355,7 +358,7 @@ impl Table {
 
     /// The first lie proven at this table, in a game or outside one.
     pub fn first_lie(&self) -> Option<Lie> {
-        self.table_lie.clone().or_else(|| {
+        self.outside_lie.clone().or_else(|| {
             self.finished
                 .iter()
                 .chain(self.settled())
@@ -491,14 +494,14 @@ impl Table {
         match self.round.as_mut() {
             Some(round) if round.lie.is_none() && round.settled.is_none() => {
                 round.lie = Some(lie.clone());
-                if let Some(game) = round.game.as_mut() {
-                    if !game.is_over() {
-                        round.pending = None;
-                        round.accept = None;
-                        if let Ok(ending) = game.forfeit(lie.liar) {
-                            round.ended_by = Some((lie.liar, lie.seq));
-                            notes.push(Note::Ended(ending));
-                        }
+                if let Some(game) = round.game.as_mut()
+                    && !game.is_over()
+                {
+                    round.pending = None;
+                    round.accept = None;
+                    if let Ok(ending) = game.forfeit(lie.liar) {
+                        round.ended_by = Some((lie.liar, lie.seq));
+                        notes.push(Note::Ended(ending));
                     }
                 }
                 notes.push(Note::LieProven(lie));
@@ -506,8 +509,8 @@ impl Table {
             }
             Some(_) => {}
             None => {
-                if self.table_lie.is_none() {
-                    self.table_lie = Some(lie.clone());
+                if self.outside_lie.is_none() {
+                    self.outside_lie = Some(lie.clone());
                     notes.push(Note::LieProven(lie));
                 }
             }
@@ -778,7 +781,7 @@ impl Table {
             nonces: [None; 2],
             id: None,
             variant,
-            first: if number % 2 == 0 {
+            first: if number.is_multiple_of(2) {
                 Seat::Host
             } else {
                 Seat::Guest
@@ -932,7 +935,7 @@ impl Table {
         Ok(())
     }
 
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::too_many_lines)]
     fn answer(
         &mut self,
         from: Seat,
@@ -1029,9 +1032,9 @@ impl Table {
         for effect in &report.effects {
             if let crate::rules::Effect::Scanned { cell, deck } = *effect {
                 if deck {
-                    seen_by.0.insert(cell)
+                    seen_by.0.insert(cell);
                 } else {
-                    seen_by.1.insert(cell)
+                    seen_by.1.insert(cell);
                 }
             }
         }
@@ -1146,7 +1149,6 @@ impl Table {
         let verdict = match (&round.lie, round.forfeit, ending) {
             // A proven lie stands once both reveals are in, or once waiting for them ended.
             (Some(lie), claim, _) if revealed || claim.is_some() => Verdict::Lie(lie.clone()),
-            (Some(_), _, _) => return,
             (None, Some((claimant, owed)), _) => Verdict::Incomplete(format!(
                 "the {claimant} claimed a forfeit: the {} owed {}",
                 claimant.other(),
@@ -1157,6 +1159,7 @@ impl Table {
                 }
             )),
             (None, None, Some(ending)) if revealed => Verdict::Honest(ending),
+            // Waiting: for the reveals after a lie or an ending.
             _ => return,
         };
         round.settled = Some(verdict.clone());

@@ -139,9 +139,11 @@ impl Pair {
             {
                 return [a.clone(), b.clone()];
             }
-            if !self.step_bots() {
-                panic!("stuck: nothing in flight, nothing to do\n{:?}", self.events);
-            }
+            assert!(
+                self.step_bots(),
+                "stuck: nothing in flight, nothing to do\n{:?}",
+                self.events
+            );
         }
         panic!("the game did not end");
     }
@@ -154,6 +156,7 @@ impl Pair {
         self.drive();
     }
 
+    #[allow(dead_code)]
     pub fn notes(&self, seat: Seat) -> impl Iterator<Item = &Note> {
         self.events[seat.index()].iter().filter_map(|e| match e {
             Event::Table(note) => Some(note),

@@ -30,3 +30,30 @@ fn one_armada_game_ends_honest_on_both_sides() {
     );
     let _ = Seat::Host;
 }
+
+#[test]
+fn a_table_of_many_games_stays_honest_and_swaps_the_first_mover() {
+    let mut pair = Pair::new(Variant::Armada, false, 2);
+    let games = 20;
+    for game in 0..games {
+        let verdicts = pair.play_game();
+        honest(&verdicts);
+        let first = pair.host.table().history().first().map(|p| p.seat);
+        let expected = if game % 2 == 0 {
+            Seat::Host
+        } else {
+            Seat::Guest
+        };
+        assert_eq!(
+            first,
+            Some(expected),
+            "game {game}: the first mover alternates"
+        );
+        if game + 1 < games {
+            pair.play_again();
+        }
+    }
+    assert_eq!(pair.host.score(), pair.guest.score());
+    assert_eq!(pair.host.score().iter().sum::<u32>(), 2 * games);
+    assert_eq!(pair.host.table().verdicts().len(), games as usize);
+}
