@@ -210,6 +210,8 @@ struct Round {
     lie: Option<Lie>,
     forfeit: Option<(Seat, proto::Owed)>,
     reveals: [Option<Fleet>; 2],
+    /// Whether each seat sent its reveal (good or not).
+    revealed: [bool; 2],
     settled: Option<Verdict>,
     verdicts: [Option<proto::WireVerdict>; 2],
     again: [bool; 2],
@@ -330,9 +332,7 @@ impl Table {
     }
 
     pub fn revealed(&self, seat: Seat) -> bool {
-        self.round
-            .as_ref()
-            .is_some_and(|r| r.reveals[idx(seat)].is_some())
+        self.round.as_ref().is_some_and(|r| r.revealed[idx(seat)])
     }
 
     pub fn settled(&self) -> Option<&Verdict> {
@@ -796,6 +796,7 @@ impl Table {
             lie: None,
             forfeit: None,
             reveals: [None, None],
+            revealed: [false; 2],
             settled: None,
             verdicts: [None, None],
             again: [false; 2],
@@ -1084,9 +1085,10 @@ impl Table {
         let over = round.game.as_ref().is_some_and(Game::is_over)
             || round.forfeit.is_some()
             || round.lie.is_some();
-        if !over || round.reveals[idx(from)].is_some() {
+        if !over || round.revealed[idx(from)] {
             return Err("a reveal before the end, or a second one".into());
         }
+        round.revealed[idx(from)] = true;
         let size = round.variant.size();
         let ships = ships
             .iter()
@@ -1144,7 +1146,7 @@ impl Table {
         if round.settled.is_some() {
             return;
         }
-        let revealed = round.reveals.iter().all(Option::is_some);
+        let revealed = round.revealed.iter().all(|r| *r);
         let ending = round.game.as_ref().and_then(Game::ending);
         let verdict = match (&round.lie, round.forfeit, ending) {
             // A proven lie stands once both reveals are in, or once waiting for them ended.

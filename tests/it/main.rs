@@ -2,9 +2,11 @@
 
 mod support;
 
+mod cheats;
 mod cli;
 mod coords;
 mod deduce;
+mod liar;
 mod pair;
 mod placement;
 mod properties;

@@ -1,0 +1,280 @@
+//! TRUST.md's cheats C1–C15, each told by a lying peer that signs its own lies, each
+//! caught by the honest session at the message TRUST.md says, for the exact reason.
+
+use armada::rules::{CellSet, Fleet, Seat, Variant};
+use armada::session::Command;
+use armada::session::table::{Lie, Rejected, Verdict};
+
+use crate::liar::{Cheat, Duel};
+use crate::support::{FLEET, cells, fleet};
+
+fn standard() -> Fleet {
+    fleet(Variant::Armada, FLEET)
+}
+
+fn duel(cheat: Cheat) -> Duel {
+    Duel::new(Variant::Armada, standard(), standard(), cheat)
+}
+
+/// The guest's message numbers: hello 0, nonce 1, commit 2, then one per answer or move.
+const FIRST_ANSWER: u32 = 3;
+
+fn assert_lie(duel: &Duel, seq: u32, reason: &str) {
+    let lie = duel.proven().expect("the lie is caught");
+    assert_eq!(
+        lie,
+        Lie {
+            liar: Seat::Guest,
+            seq,
+            reason: reason.into()
+        }
+    );
+    // The game ended at once, and the liar is named the loser.
+    let ending = duel
+        .host
+        .table()
+        .game()
+        .unwrap()
+        .ending()
+        .expect("the game ended");
+    assert_eq!(ending.winner, Some(Seat::Host));
+}
+
+#[test]
+fn c1_a_miss_on_a_deck_is_caught_at_once() {
+    let mut d = duel(Cheat::MissOnDeck);
+    d.host("A1");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of A1 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c2_a_hit_on_water_is_caught_at_once() {
+    let mut d = duel(Cheat::HitOnWater);
+    d.host("E8");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of E8 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c3_a_false_sinking_is_caught_by_its_ring() {
+    let mut d = duel(Cheat::FalseSunk);
+    d.host("A1");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "a deck lies next to a ship reported sunk (at B1)",
+    );
+}
+
+#[test]
+fn c4_a_withheld_sinking_is_caught_as_soon_as_no_fleet_fits() {
+    let host_fleet = standard();
+    let mut d = duel(Cheat::WithholdSunk(cells("J1")[0]));
+    d.host("J1"); // a hit, "not sunk": seq 3
+    d.host("I1"); // seq 4, the move passes
+    d.liar_misses(&host_fleet); // seq 5
+    d.host("I2"); // seq 6
+    d.liar_misses(&host_fleet); // seq 7
+    assert_eq!(
+        d.proven(),
+        None,
+        "J2 is still open: the boat could be a destroyer"
+    );
+    d.host("J2"); // seq 8: J1 is boxed in, yet afloat
+    assert_lie(
+        &d,
+        8,
+        "no legal fleet fits the answers any more: no legal fleet fits the answers given",
+    );
+}
+
+#[test]
+fn c4_a_withheld_sinking_never_boxed_in_is_caught_at_the_reveal() {
+    let mut d = duel(Cheat::WithholdSunk(cells("J1")[0]));
+    d.host("J1"); // "hit", seq 3: a lie nobody can see yet
+    assert_eq!(d.proven(), None);
+    d.host.handle_command(0, Command::Resign).unwrap();
+    d.drive();
+    let verdict = d.host.table().settled().cloned();
+    let lie = Lie {
+        liar: Seat::Guest,
+        seq: 3,
+        reason: "the answer to shot J1 does not match the revealed fleet".into(),
+    };
+    assert_eq!(verdict, Some(Verdict::Lie(lie)));
+}
+
+#[test]
+fn c5_an_all_water_fleet_is_caught_once_no_fleet_fits() {
+    let host_fleet = standard();
+    let mut d = duel(Cheat::Decks(CellSet::EMPTY));
+    let mut shots = 0;
+    while d.proven().is_none() {
+        let game = d.host.table().game().unwrap();
+        if game.mover() == Seat::Guest {
+            d.liar_misses(&host_fleet);
+            continue;
+        }
+        let cell = game
+            .chart(Seat::Host)
+            .unmarked()
+            .iter()
+            .next()
+            .expect("caught before the board is full");
+        d.host(&cell.to_string());
+        shots += 1;
+    }
+    let lie = d.proven().unwrap();
+    assert_eq!(
+        lie.reason,
+        "no legal fleet fits the answers any more: no legal fleet fits the answers given"
+    );
+    assert!(
+        shots < 90,
+        "caught after {shots} shots, long before the board is full"
+    );
+}
+
+#[test]
+fn c5_a_touching_fleet_is_caught_when_a_ring_holds_a_deck() {
+    // The boat C7 moved to I4, touching the boat J3 and the destroyer's H5 by corners.
+    let mut decks = standard().decks();
+    decks.remove(cells("C7")[0]);
+    decks.insert(cells("I4")[0]);
+    let mut d = duel(Cheat::Decks(decks));
+    d.host("I4");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "a deck lies next to a ship reported sunk (at J3)",
+    );
+}
+
+#[test]
+fn c5_a_wrong_count_answered_consistently_is_caught_at_the_reveal() {
+    // Five boats: an extra one at A10, far from everything the host will shoot.
+    let mut decks = standard().decks();
+    decks.insert(cells("A10")[0]);
+    let mut d = duel(Cheat::Decks(decks));
+    d.host("J1");
+    d.host.handle_command(0, Command::Resign).unwrap();
+    d.drive();
+    let settled = d.host.table().settled().cloned();
+    let Some(Verdict::Lie(lie)) = settled else {
+        panic!("a lie at the reveal, not {settled:?}")
+    };
+    assert_eq!(lie.liar, Seat::Guest);
+    assert_eq!(
+        lie.reason,
+        "the revealed fleet is illegal: the fleet needs 4 boats (1 decks), not 5"
+    );
+}
+
+#[test]
+fn c6_an_opening_that_does_not_match_is_caught_at_once() {
+    let mut d = duel(Cheat::BadSalt);
+    d.host("E8");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of E8 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c6_a_layout_changed_mid_game_is_caught_at_once() {
+    let mut d = duel(Cheat::ChangeLayout(standard().decks()));
+    d.host("A1"); // answered from the committed layout
+    d.host("B1"); // answered from the new one: same content, other salts
+    assert_lie(
+        &d,
+        4,
+        "the opening of B1 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c7_a_contribution_that_does_not_match_is_caught_at_once() {
+    let mut d = duel(Cheat::BadContribution);
+    d.host
+        .handle_command(
+            0,
+            Command::Act(armada::rules::Action::AirStrike(cells("E9")[0])),
+        )
+        .unwrap();
+    d.drive();
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the contribution to air strike 0 does not match its commitment",
+    );
+}
+
+#[test]
+fn c7_a_copied_commitment_is_caught_at_once() {
+    let d = duel(Cheat::CopyCommitment);
+    let lie = d.proven().expect("caught");
+    assert_eq!(
+        lie,
+        Lie {
+            liar: Seat::Guest,
+            seq: 2,
+            reason: "the commitment copies the other peer's".into()
+        }
+    );
+}
+
+#[test]
+fn c8_a_torpedo_run_past_a_deck_is_caught_at_once() {
+    let mut d = duel(Cheat::TorpedoRunsPast);
+    d.host("torpedo column H down"); // H1–H4 water, H5 a deck
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of H5 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c8_a_torpedo_stopped_on_water_is_caught_at_once() {
+    let mut d = duel(Cheat::HitOnWater);
+    d.host("torpedo row 8 right");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of A8 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c9_a_radar_lie_is_caught_at_once() {
+    let mut d = duel(Cheat::RadarBlind);
+    d.host("radar B2");
+    assert_lie(
+        &d,
+        FIRST_ANSWER,
+        "the opening of A1 does not match the committed fleet",
+    );
+}
+
+#[test]
+fn c11_a_message_signed_by_another_key_is_refused_and_changes_nothing() {
+    let mut d = duel(Cheat::ForeignKey);
+    // The liar's nonce, signed by a stranger, never got in: no game opened.
+    assert_eq!(d.host.table().game_id(), None);
+    assert!(d.host.table().key(Seat::Guest).is_some());
+    let events: Vec<_> = std::iter::from_fn(|| d.host.poll_event()).collect();
+    assert!(
+        events.contains(&armada::session::Event::Refused(Rejected::Signature(
+            Seat::Guest
+        ))),
+        "{events:?}"
+    );
+}
