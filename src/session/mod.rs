@@ -272,7 +272,7 @@ impl Session {
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
         match command {
-            Command::Place(fleet) => self.place(&fleet)?,
+            Command::Place(fleet) => self.place(now, &fleet)?,
             Command::Start => {
                 let id = self
                     .table
@@ -381,7 +381,7 @@ impl Session {
         Ok((id, game))
     }
 
-    fn place(&mut self, fleet: &Fleet) -> Result<(), CommandError> {
+    fn place(&mut self, now: Millis, fleet: &Fleet) -> Result<(), CommandError> {
         let id = self
             .table
             .game_id()
@@ -421,11 +421,16 @@ impl Session {
             board,
             contributions,
         });
-        if let Err(e) = self.send(payload) {
-            self.secrets = None;
-            return Err(e);
+        match self.send(payload) {
+            Ok(notes) => {
+                self.react(now, notes);
+                Ok(())
+            }
+            Err(e) => {
+                self.secrets = None;
+                Err(e)
+            }
         }
-        Ok(())
     }
 
     fn act(&mut self, now: Millis, action: Action, timeout: bool) -> Result<(), CommandError> {

@@ -278,3 +278,289 @@ fn c11_a_message_signed_by_another_key_is_refused_and_changes_nothing() {
         "{events:?}"
     );
 }
+
+mod c10_replays {
+    use super::*;
+    use armada::session::wire;
+    use armada_proto::Payload;
+
+    #[test]
+    fn a_replayed_frame_is_refused_and_changes_nothing() {
+        let mut d = duel(Cheat::None);
+        d.host("A1");
+        let (_, answer) = d.liar.table.transcript().last().unwrap().clone();
+        let before = d.host.table().transcript().len();
+        assert_eq!(
+            d.host.handle_message(0, &answer),
+            Err(Rejected::Duplicate {
+                from: Seat::Guest,
+                seq: 3
+            })
+        );
+        assert_eq!(d.host.table().transcript().len(), before);
+        assert_eq!(d.proven(), None);
+    }
+
+    #[test]
+    fn a_message_that_skips_its_predecessor_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        // Signed with a wrong link to the liar's previous message.
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        let body = armada_proto::Body {
+            version: armada_proto::PROTOCOL_VERSION,
+            table: d.liar.table.id(),
+            from: armada_proto::Seat::Guest,
+            seq,
+            prev: [7; 32],
+            seen: d.liar.table.last_hash(Seat::Host),
+            payload: Payload::Resign {
+                game: d.liar.table.game_id().unwrap(),
+            },
+        };
+        let frame = d.liar.identity.seal(&body);
+        d.host.handle_message(0, &frame).unwrap();
+        assert_lie(
+            &d,
+            seq,
+            "the message does not follow the sender's previous message",
+        );
+    }
+
+    #[test]
+    fn a_game_one_opening_replayed_into_game_two_is_refused() {
+        let host_fleet = standard();
+        let mut d = duel(Cheat::None);
+        d.host("A1");
+        d.host.handle_command(0, Command::Resign).unwrap();
+        d.drive();
+        assert!(matches!(d.host.table().settled(), Some(Verdict::Honest(_))));
+        let game_one = d.liar.board.clone().unwrap();
+        d.host.handle_command(0, Command::PlayAgain).unwrap();
+        d.liar.send(Payload::PlayAgain { game: 1 });
+        d.drive();
+        d.liar.send(Payload::Nonce {
+            game: 1,
+            nonce: [9; 32],
+        }); // the game opens: it commits
+        d.drive();
+        d.host
+            .handle_command(0, Command::Place(host_fleet.clone()))
+            .unwrap();
+        d.drive();
+        d.host.handle_command(0, Command::Start).unwrap();
+        d.drive();
+        // Game two: the guest moves first.
+        d.liar_misses(&host_fleet);
+        d.liar.cheat = Cheat::Stall; // it answers by hand from here
+        let size = Variant::Armada.size();
+        d.host
+            .handle_command(0, Command::Act(armada::rules::Action::Shot(cells("A1")[0])))
+            .unwrap();
+        d.drive();
+        let stale = wire::opening(
+            &game_one.open(cells("A1")[0]),
+            armada::rules::Content::Deck { sinks: false },
+            size,
+        );
+        let (id, number) = (
+            d.liar.table.game_id().unwrap(),
+            d.liar.table.pending().unwrap().number,
+        );
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.send(Payload::Answer {
+            game: id,
+            number,
+            openings: vec![stale],
+            contribution: None,
+        });
+        d.drive();
+        assert_lie(
+            &d,
+            seq,
+            "the opening of A1 does not match the committed fleet",
+        );
+    }
+}
+
+mod c12_illegal_actions {
+    use super::*;
+    use armada::fair::shared::timeout_cell;
+    use armada::rules::Action;
+
+    /// A duel in which the liar has the move.
+    fn liar_to_move() -> (Duel, Fleet) {
+        let mut d = duel(Cheat::None);
+        d.host_misses();
+        (d, standard())
+    }
+
+    fn illegal(action: Action, timeout: bool, reason: &str) {
+        let (mut d, _) = liar_to_move();
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.act(action, timeout);
+        d.drive();
+        assert_lie(&d, seq, reason);
+    }
+
+    #[test]
+    fn an_edge_centre() {
+        illegal(
+            Action::AirStrike(cells("A5")[0]),
+            false,
+            "illegal action air strike A5: A5 is on the edge: the centre's whole 3×3 square must lie on the board",
+        );
+    }
+
+    #[test]
+    fn a_marked_cell_and_a_spent_radar() {
+        let (mut d, host_fleet) = liar_to_move();
+        d.liar.act(Action::Radar(cells("B9")[0]), false);
+        d.drive();
+        d.host_misses();
+        d.liar.act(Action::Shot(cells("E9")[0]), false);
+        d.drive();
+        d.host_misses();
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.act(Action::Shot(cells("E9")[0]), false);
+        d.drive();
+        assert_lie(&d, seq, "illegal action shot E9: E9 is already marked");
+        let _ = host_fleet;
+        let mut d2 = liar_to_move().0;
+        d2.liar.act(Action::Radar(cells("B9")[0]), false);
+        d2.drive();
+        d2.host_misses();
+        let (seq, _) = d2.liar.table.chain_head(Seat::Guest);
+        d2.liar.act(Action::Radar(cells("E9")[0]), false);
+        d2.drive();
+        assert_lie(&d2, seq, "illegal action radar E9: no radar left");
+    }
+
+    #[test]
+    fn out_of_turn() {
+        let mut d = duel(Cheat::None);
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.act(Action::Shot(cells("E9")[0]), false);
+        d.drive();
+        assert_lie(&d, seq, "illegal action shot E9: it is the host's turn");
+    }
+
+    #[test]
+    fn a_timeout_shot_must_hit_the_derived_cell() {
+        let (mut d, _) = liar_to_move();
+        let table = &d.liar.table;
+        let (id, game) = (table.game_id().unwrap(), table.game().unwrap());
+        let (seq, prev) = table.chain_head(Seat::Guest);
+        let due = timeout_cell(
+            &id,
+            &prev,
+            game.actions(),
+            game.chart(Seat::Guest).unmarked(),
+        )
+        .unwrap();
+        let other = game
+            .chart(Seat::Guest)
+            .unmarked()
+            .iter()
+            .find(|c| *c != due)
+            .unwrap();
+        d.liar.act(Action::Shot(other), true);
+        d.drive();
+        assert_lie(
+            &d,
+            seq,
+            &format!("a timeout shot at shot {other}, but the timeout cell is {due}"),
+        );
+    }
+
+    #[test]
+    fn a_timeout_shot_at_the_derived_cell_is_accepted() {
+        let (mut d, _) = liar_to_move();
+        let table = &d.liar.table;
+        let (id, game) = (table.game_id().unwrap(), table.game().unwrap());
+        let (_, prev) = table.chain_head(Seat::Guest);
+        let due = timeout_cell(
+            &id,
+            &prev,
+            game.actions(),
+            game.chart(Seat::Guest).unmarked(),
+        )
+        .unwrap();
+        d.liar.act(Action::Shot(due), true);
+        d.drive();
+        assert_eq!(d.proven(), None);
+        assert_eq!(
+            d.host.table().history().last().unwrap().action,
+            Action::Shot(due)
+        );
+    }
+}
+
+#[test]
+fn c13_refusing_to_reveal_is_a_forfeit_on_the_record() {
+    let mut d = duel(Cheat::NoReveal);
+    d.host("A1");
+    d.host.handle_command(0, Command::Resign).unwrap();
+    d.drive();
+    assert_eq!(d.host.table().settled(), None, "waiting for the reveal");
+    let deadline = d.host.poll_timeout().expect("a reveal deadline");
+    d.host.handle_timeout(deadline - 1);
+    assert_eq!(d.host.table().settled(), None, "not before the deadline");
+    d.host.handle_timeout(deadline);
+    d.drive();
+    assert_eq!(
+        d.host.table().settled(),
+        Some(&Verdict::Incomplete(
+            "the host claimed a forfeit: the guest owed a reveal".into()
+        ))
+    );
+    assert_eq!(d.host.score(), [2, 0], "whoever refuses to reveal loses");
+}
+
+#[test]
+fn c14_stalling_past_the_answer_deadline_is_a_forfeit_on_the_record() {
+    let mut d = duel(Cheat::Stall);
+    d.host("A1");
+    d.host("B1"); // never answered
+    let deadline = d.host.poll_timeout().expect("an answer deadline");
+    assert_eq!(deadline, 10_000 + 30_000, "answer time plus the grace");
+    d.host.handle_timeout(deadline);
+    d.drive();
+    assert_eq!(
+        d.host.table().settled(),
+        Some(&Verdict::Incomplete(
+            "the host claimed a forfeit: the guest owed an answer".into()
+        ))
+    );
+}
+
+#[test]
+fn c15_two_signed_messages_with_one_number_are_provable_equivocation() {
+    let mut d = duel(Cheat::None);
+    d.host("A1"); // the liar's answer is its message 3
+    let body = armada_proto::Body {
+        version: armada_proto::PROTOCOL_VERSION,
+        table: d.liar.table.id(),
+        from: armada_proto::Seat::Guest,
+        seq: 3,
+        prev: d
+            .liar
+            .table
+            .transcript()
+            .iter()
+            .filter(|(s, _)| *s == Seat::Guest)
+            .nth(2)
+            .map(|(_, b)| armada::fair::sign::frame_hash(b))
+            .unwrap(),
+        seen: [0; 32],
+        payload: armada_proto::Payload::Resign {
+            game: d.liar.table.game_id().unwrap(),
+        },
+    };
+    let second = d.liar.identity.seal(&body);
+    d.host.handle_message(0, &second).unwrap();
+    assert_lie(
+        &d,
+        3,
+        "two different signed messages carry this number (equivocation)",
+    );
+}

@@ -132,6 +132,9 @@ impl Liar {
         let frame = self.signer.seal(&body);
         let notes = self.table.receive(Seat::Guest, &frame).unwrap_or_default();
         self.outbox.push_back(frame);
+        for note in &notes {
+            self.react(note);
+        }
         notes
     }
 
