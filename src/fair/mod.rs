@@ -1,6 +1,7 @@
 //! Fairness without a referee: commitments, cell openings, shared randomness, signed transcripts.
 //!
-//! Architecture invariant: builds on `rules` only; no IO, no clock, no network.
+//! Architecture invariant: builds on `rules` and the wire crate only; no IO, no
+//! clock, no network.
 //! Secrets come only from the operating system (see `secret`); every hash goes
 //! through `hash` with its own label.
 
@@ -9,3 +10,5 @@ pub mod hash;
 pub mod secret;
 pub mod shared;
 pub mod sign;
+pub mod table;
+pub mod wire;

@@ -12,8 +12,6 @@
 //! sends goes through its own [`table::Table`] first, exactly as the peer and
 //! `armada verify` will check it.
 
-pub mod table;
-pub mod wire;
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -29,7 +27,8 @@ use crate::fair::shared::{
 use crate::fair::sign::Identity;
 use crate::rules::{Action, ActionError, DrawError, Fleet, PlacementError, Recorder, Seat};
 
-use table::{Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
+use crate::fair::table::{Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
+use crate::fair::wire;
 
 /// Milliseconds on the caller's monotonic clock.
 pub type Millis = u64;

@@ -3,7 +3,7 @@
 
 use armada::rules::{CellSet, Fleet, Seat, Variant};
 use armada::session::Command;
-use armada::session::table::{Lie, Rejected, Verdict};
+use armada::fair::table::{Lie, Rejected, Verdict};
 
 use crate::liar::{Cheat, Duel};
 use crate::support::{FLEET, cells, fleet};
@@ -281,7 +281,7 @@ fn c11_a_message_signed_by_another_key_is_refused_and_changes_nothing() {
 
 mod c10_replays {
     use super::*;
-    use armada::session::wire;
+    use armada::fair::wire;
     use armada_proto::Payload;
 
     #[test]

@@ -9,8 +9,8 @@ use armada::fair::secret::Contribution;
 use armada::fair::shared::{STRIKES, contribution_commitment, shell_order, strike_number};
 use armada::fair::sign::Identity;
 use armada::rules::{Action, CellSet, Chart, Content, Coord, Fleet, Recorder, Sea, SeaError, Seat};
-use armada::session::table::{Note, Table, join_proof, table_id};
-use armada::session::wire;
+use armada::fair::table::{Note, Table, join_proof, table_id};
+use armada::fair::wire;
 use armada::session::{Command, Millis, Session};
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 
@@ -445,7 +445,7 @@ impl Duel {
     }
 
     /// The lie the honest host proved, if any.
-    pub fn proven(&self) -> Option<armada::session::table::Lie> {
+    pub fn proven(&self) -> Option<armada::fair::table::Lie> {
         self.host.table().first_lie()
     }
 }

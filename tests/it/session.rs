@@ -1,7 +1,7 @@
 //! Two honest sessions in memory play whole tables.
 
 use armada::rules::{Seat, Variant};
-use armada::session::table::Verdict;
+use armada::fair::table::Verdict;
 
 use crate::pair::Pair;
 
