@@ -1,10 +1,15 @@
-//! Computer against computer straight through the engine: `armada demo`, tests and benchmarks.
+//! Computer against computer: straight through the engine, or through two whole sessions.
 //!
-//! Architecture invariant: a referee that sees both fleets exists only here, for
-//! demonstration and measurement; real games never have one.
+//! Architecture invariant: the engine-only referee here, which sees both fleets,
+//! serves demonstration and measurement; real games never have one. [`Duet`]
+//! has none: two sessions that only exchange frames.
 
 use crate::ai::RandomPlayer;
+use crate::fair::secret::{EntropyError, Secret};
+use crate::fair::sign::Identity;
+use crate::fair::wire;
 use crate::rules::{Fleet, Game, Placer, Report, Seat, ShellOrder, Variant};
+use crate::session::{Command, Session};
 
 /// A finished game with everything that happened in it.
 #[derive(Clone, Debug)]
@@ -47,5 +52,114 @@ pub fn play_fleets<R: rand::Rng + ?Sized>(
         fleets,
         game,
         reports,
+    }
+}
+
+/// Two sessions that play each other in memory: the whole protocol, both sides honest.
+#[derive(Debug)]
+pub struct Duet {
+    pub host: Session,
+    pub guest: Session,
+}
+
+impl Duet {
+    /// A new table of `variant` (no move timer), secrets from the operating system.
+    pub fn new(variant: Variant) -> Result<Self, EntropyError> {
+        let secret = *Secret::<32>::fresh()?.expose();
+        let settings = armada_proto::Settings {
+            game: wire::game_kind(variant),
+            timer: false,
+            move_ms: 15_000,
+            answer_ms: 10_000,
+            reveal_ms: 30_000,
+            grace_ms: 30_000,
+        };
+        Ok(Self {
+            host: Session::host(Identity::generate(), secret, settings),
+            guest: Session::guest(Identity::generate(), secret),
+        })
+    }
+
+    fn deliver(&mut self) -> bool {
+        let mut moved = false;
+        loop {
+            let mut any = false;
+            while let Some(frame) = self.host.poll_transmit() {
+                let _ = self.guest.handle_message(0, &frame);
+                any = true;
+            }
+            while let Some(frame) = self.guest.poll_transmit() {
+                let _ = self.host.handle_message(0, &frame);
+                any = true;
+            }
+            if !any {
+                return moved;
+            }
+            moved = true;
+        }
+    }
+
+    fn seat(&mut self, seat: Seat) -> &mut Session {
+        match seat {
+            Seat::Host => &mut self.host,
+            Seat::Guest => &mut self.guest,
+        }
+    }
+
+    /// Plays the current game to its settlement with random players; false if it stalled.
+    pub fn play_game<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        for _ in 0..100_000 {
+            self.deliver();
+            if self.host.table().settled().is_some() && self.guest.table().settled().is_some() {
+                return true;
+            }
+            if !self.step(rng) {
+                return false;
+            }
+        }
+        false
+    }
+
+    fn step<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        for seat in Seat::BOTH {
+            let table = self.seat(seat).table();
+            if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {
+                let Some(variant) = table.variant() else {
+                    return false;
+                };
+                let fleet = Placer::new(&variant.fleet()).place(rng);
+                return self
+                    .seat(seat)
+                    .handle_command(0, Command::Place(fleet))
+                    .is_ok();
+            }
+        }
+        let table = self.host.table();
+        if table.game().is_none() && table.committed(Seat::Host) && table.committed(Seat::Guest) {
+            return self.host.handle_command(0, Command::Start).is_ok();
+        }
+        for seat in Seat::BOTH {
+            let table = self.seat(seat).table();
+            if let Some(game) = table.game()
+                && !game.is_over()
+                && game.mover() == seat
+                && table.pending().is_none()
+            {
+                let action = RandomPlayer.choose(game, seat, rng);
+                return self
+                    .seat(seat)
+                    .handle_command(0, Command::Act(action))
+                    .is_ok();
+            }
+        }
+        false
+    }
+
+    /// Both ask for another game at the table.
+    pub fn play_again(&mut self) -> bool {
+        let ok = self.host.handle_command(0, Command::PlayAgain).is_ok()
+            && self.guest.handle_command(0, Command::PlayAgain).is_ok();
+        self.deliver();
+        ok
     }
 }

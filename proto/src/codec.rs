@@ -115,3 +115,32 @@ pub fn decode_body(bytes: &[u8]) -> Result<Body, DecodeError> {
     }
     Ok(body)
 }
+
+/// The first bytes of every transcript file.
+pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ARMADA\0T";
+/// The largest transcript file read, checked before decoding.
+pub const MAX_TRANSCRIPT: usize = 64 * 1024 * 1024;
+
+/// A transcript's bytes, for a file.
+pub fn encode_transcript(transcript: &crate::Transcript) -> Vec<u8> {
+    postcard::to_stdvec(transcript).expect("encoding into memory cannot fail")
+}
+
+/// Reads a transcript file: size, magic and version first, then strictly the rest.
+pub fn decode_transcript(bytes: &[u8]) -> Result<crate::Transcript, DecodeError> {
+    if bytes.len() > MAX_TRANSCRIPT {
+        return Err(DecodeError::TooLarge(bytes.len()));
+    }
+    if !bytes.starts_with(&TRANSCRIPT_MAGIC) {
+        return Err(DecodeError::Malformed("not an Armada transcript".into()));
+    }
+    let (transcript, rest) = postcard::take_from_bytes::<crate::Transcript>(bytes)
+        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    if transcript.version != PROTOCOL_VERSION {
+        return Err(DecodeError::Version(transcript.version));
+    }
+    if !rest.is_empty() {
+        return Err(DecodeError::Trailing(rest.len()));
+    }
+    Ok(transcript)
+}

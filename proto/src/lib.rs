@@ -10,12 +10,13 @@ mod codec;
 mod message;
 
 pub use codec::{
-    DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, SIGNATURE_LEN, decode_body, encode_body,
-    encode_settings, split_frame,
+    DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, MAX_TRANSCRIPT, SIGNATURE_LEN,
+    TRANSCRIPT_MAGIC, decode_body, decode_transcript, encode_body, encode_settings,
+    encode_transcript, split_frame,
 };
 pub use message::{
-    Body, Claim, GameKind, Hash, Heading, Owed, Payload, Seat, Settings, WireAction, WireOpening,
-    WireShip, WireVerdict,
+    Body, Claim, GameKind, Hash, Heading, Owed, Payload, SavedFrame, Seat, Settings, Transcript,
+    WireAction, WireOpening, WireShip, WireVerdict,
 };
 
 /// The protocol version every body starts with; peers refuse any other.

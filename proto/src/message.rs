@@ -209,3 +209,19 @@ pub struct Body {
     pub seen: Hash,
     pub payload: Payload,
 }
+
+/// One frame of a saved transcript, with the seat that sent it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedFrame {
+    pub from: Seat,
+    pub bytes: Vec<u8>,
+}
+
+/// A saved table: every frame in the order the saving peer took it in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transcript {
+    pub magic: [u8; 8],
+    pub version: u16,
+    pub table: Hash,
+    pub frames: Vec<SavedFrame>,
+}

@@ -11,4 +11,5 @@ pub mod secret;
 pub mod shared;
 pub mod sign;
 pub mod table;
+pub mod verify;
 pub mod wire;

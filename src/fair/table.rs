@@ -278,6 +278,23 @@ impl Table {
         &self.transcript
     }
 
+    /// The transcript as a file `armada verify` reads.
+    pub fn transcript_file(&self) -> Vec<u8> {
+        proto::encode_transcript(&proto::Transcript {
+            magic: proto::TRANSCRIPT_MAGIC,
+            version: PROTOCOL_VERSION,
+            table: self.id,
+            frames: self
+                .transcript
+                .iter()
+                .map(|(seat, bytes)| proto::SavedFrame {
+                    from: wire::seat(*seat),
+                    bytes: bytes.clone(),
+                })
+                .collect(),
+        })
+    }
+
     /// The next seq `seat` will send, and the hash its next frame must link to.
     pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
         let chain = &self.chains[idx(seat)];
@@ -368,6 +385,11 @@ impl Table {
                 })
                 .or_else(|| self.round.as_ref()?.lie.clone())
         })
+    }
+
+    /// The fleet `seat` revealed in the current game, if its reveal checked out.
+    pub fn revealed_fleet(&self, seat: Seat) -> Option<&Fleet> {
+        self.round.as_ref()?.reveals[idx(seat)].as_ref()
     }
 
     /// The game number for which `seat` still owes its nonce, once the table is ready for one.

@@ -12,7 +12,6 @@
 //! sends goes through its own [`table::Table`] first, exactly as the peer and
 //! `armada verify` will check it.
 
-
 use std::collections::{BTreeMap, VecDeque};
 
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};

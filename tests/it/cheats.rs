@@ -1,9 +1,10 @@
 //! TRUST.md's cheats C1–C15, each told by a lying peer that signs its own lies, each
 //! caught by the honest session at the message TRUST.md says, for the exact reason.
 
+use armada::fair::table::{Lie, Rejected, Verdict};
+use armada::fair::verify::{Outcome, verify};
 use armada::rules::{CellSet, Fleet, Seat, Variant};
 use armada::session::Command;
-use armada::fair::table::{Lie, Rejected, Verdict};
 
 use crate::liar::{Cheat, Duel};
 use crate::support::{FLEET, cells, fleet};
@@ -38,6 +39,20 @@ fn assert_lie(duel: &Duel, seq: u32, reason: &str) {
         .ending()
         .expect("the game ended");
     assert_eq!(ending.winner, Some(Seat::Host));
+    assert_offline(duel, &Outcome::Lie(lie));
+}
+
+/// `armada verify` on the honest side's saved transcript finds the same.
+fn assert_offline(duel: &Duel, expected: &Outcome) {
+    let report = verify(&duel.host.table().transcript_file());
+    assert_eq!(&report.outcome, expected);
+    let code = match expected {
+        Outcome::Honest => 0,
+        Outcome::Lie(_) => 1,
+        Outcome::Malformed(_) => 2,
+        Outcome::Incomplete(_) => 3,
+    };
+    assert_eq!(report.outcome.exit_code(), code);
 }
 
 #[test]
@@ -514,6 +529,10 @@ fn c13_refusing_to_reveal_is_a_forfeit_on_the_record() {
         ))
     );
     assert_eq!(d.host.score(), [2, 0], "whoever refuses to reveal loses");
+    assert_offline(
+        &d,
+        &Outcome::Incomplete("game 1: the host claimed a forfeit: the guest owed a reveal".into()),
+    );
 }
 
 #[test]

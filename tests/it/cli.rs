@@ -10,11 +10,24 @@ fn armada(args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-fn demo_plays_a_whole_game_and_repeats_with_its_seed() {
-    let first = armada(&["demo", "--seed", "7"]);
-    assert!(first.status.success());
-    let text = String::from_utf8(first.stdout).unwrap();
+fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.armada");
+    let out = armada(&[
+        "demo",
+        "--seed",
+        "7",
+        "--transcript",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("sank the whole enemy fleet"), "{text}");
+    assert!(text.contains("Both reveals check out"), "{text}");
     assert!(text.contains("The host's sea") && text.contains("The guest's sea"));
     // The loser's board shows all twenty decks as wrecks; the winner's has some afloat.
     let wrecks: Vec<usize> = text
@@ -27,8 +40,82 @@ fn demo_plays_a_whole_game_and_repeats_with_its_seed() {
         wrecks.contains(&20) && wrecks.iter().any(|&n| n < 20),
         "{wrecks:?}"
     );
-    let second = armada(&["demo", "--seed", "7"]);
-    assert_eq!(text, String::from_utf8(second.stdout).unwrap());
+
+    let verified = armada(&["verify", path.to_str().unwrap()]);
+    assert_eq!(
+        verified.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+    assert!(
+        String::from_utf8(verified.stdout)
+            .unwrap()
+            .ends_with("verdict: complete and honest\n")
+    );
+    let json = armada(&["verify", "--json", path.to_str().unwrap()]);
+    let record: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(record["schema"], "armada-game-record/1");
+    assert_eq!(record["verdict"]["status"], "honest");
+    assert_eq!(
+        record["games"][0]["fleets"]["host"]
+            .as_array()
+            .unwrap()
+            .len(),
+        10
+    );
+    assert!(record["games"][0]["actions"].as_array().unwrap().len() > 20);
+}
+
+#[test]
+fn a_classic_demo_repeats_with_its_seed() {
+    // Without weapons no shared randomness is drawn, so the seed fixes the whole game.
+    let first = armada(&["demo", "--seed", "7", "--classic"]);
+    let second = armada(&["demo", "--seed", "7", "--classic"]);
+    assert!(first.status.success());
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn verify_names_a_lie_with_exit_code_1() {
+    let mut duel = crate::liar::Duel::new(
+        armada::rules::Variant::Armada,
+        crate::support::fleet(armada::rules::Variant::Armada, crate::support::FLEET),
+        crate::support::fleet(armada::rules::Variant::Armada, crate::support::FLEET),
+        crate::liar::Cheat::MissOnDeck,
+    );
+    duel.host("A1");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lie.armada");
+    std::fs::write(&path, duel.host.table().transcript_file()).unwrap();
+    let out = armada(&["verify", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("verdict: lie proven: the guest lied in message 3: the opening of A1 does not match the committed fleet"),
+        "{text}"
+    );
+}
+
+#[test]
+fn verify_refuses_a_file_that_is_no_transcript_with_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("junk");
+    std::fs::write(&path, b"this is not a game").unwrap();
+    let out = armada(&["verify", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("unreadable: the message is malformed: not an Armada transcript")
+    );
+    let missing = armada(&["verify", dir.path().join("absent").to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8(missing.stderr)
+            .unwrap()
+            .contains("cannot read")
+    );
 }
 
 #[test]

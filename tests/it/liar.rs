@@ -8,9 +8,9 @@ use armada::fair::commit::{Binding, SealedBoard};
 use armada::fair::secret::Contribution;
 use armada::fair::shared::{STRIKES, contribution_commitment, shell_order, strike_number};
 use armada::fair::sign::Identity;
-use armada::rules::{Action, CellSet, Chart, Content, Coord, Fleet, Recorder, Sea, SeaError, Seat};
 use armada::fair::table::{Note, Table, join_proof, table_id};
 use armada::fair::wire;
+use armada::rules::{Action, CellSet, Chart, Content, Coord, Fleet, Recorder, Sea, SeaError, Seat};
 use armada::session::{Command, Millis, Session};
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 

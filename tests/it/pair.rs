@@ -5,9 +5,9 @@ use std::collections::VecDeque;
 
 use armada::ai::RandomPlayer;
 use armada::fair::sign::Identity;
-use armada::rules::{Placer, Seat, Variant};
 use armada::fair::table::{Note, Verdict};
 use armada::fair::wire;
+use armada::rules::{Placer, Seat, Variant};
 use armada::session::{Command, Event, Millis, Session};
 use armada_proto as proto;
 use rand::rngs::ChaCha8Rng;

@@ -1,7 +1,7 @@
 //! Two honest sessions in memory play whole tables.
 
-use armada::rules::{Seat, Variant};
 use armada::fair::table::Verdict;
+use armada::rules::{Seat, Variant};
 
 use crate::pair::Pair;
 

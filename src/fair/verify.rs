@@ -1,0 +1,344 @@
+//! Offline verification of a saved table: every frame re-checked, every game's record, one verdict.
+//!
+//! Architecture invariant: runs the very same [`Table`] the sessions ran; it adds
+//! no rule of its own, only reads the transcript and reports.
+
+use armada_proto::{self as proto, Transcript};
+use serde_json::{Value, json};
+
+use super::table::{Lie, Note, Table, Verdict};
+use super::wire;
+use crate::rules::{
+    Action, Effect, EndReason, Ending, Fleet, Report as ActionReport, Seat, Variant,
+};
+
+/// What `armada verify` concludes, with its exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every game complete and every answer honest: exit 0.
+    Honest,
+    /// A lie proven: exit 1.
+    Lie(Lie),
+    /// The file cannot be read as a transcript: exit 2.
+    Malformed(String),
+    /// No reveal, a forfeit claimed, or the table stopped mid-game: exit 3.
+    Incomplete(String),
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Honest => 0,
+            Self::Lie(_) => 1,
+            Self::Malformed(_) => 2,
+            Self::Incomplete(_) => 3,
+        }
+    }
+}
+
+/// One action as the record keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub seat: Seat,
+    pub number: u32,
+    pub timeout: bool,
+    pub report: ActionReport,
+}
+
+/// One game of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub number: u32,
+    pub variant: Variant,
+    pub first: Seat,
+    pub moves: Vec<Move>,
+    pub ending: Option<Ending>,
+    pub fleets: [Option<Fleet>; 2],
+    pub verdict: Option<Verdict>,
+}
+
+/// Everything verification found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub table: Option<[u8; 32]>,
+    pub settings: Option<proto::Settings>,
+    pub games: Vec<GameRecord>,
+    pub outcome: Outcome,
+}
+
+/// Verifies a transcript file's bytes.
+pub fn verify(bytes: &[u8]) -> Report {
+    let malformed = |why: String| Report {
+        table: None,
+        settings: None,
+        games: Vec::new(),
+        outcome: Outcome::Malformed(why),
+    };
+    let transcript: Transcript = match proto::decode_transcript(bytes) {
+        Ok(t) => t,
+        Err(e) => return malformed(e.to_string()),
+    };
+    let mut table = Table::new(transcript.table);
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut pending_timeout = false;
+    for (i, frame) in transcript.frames.iter().enumerate() {
+        let from = wire::from_seat(frame.from);
+        let notes = match table.receive(from, &frame.bytes) {
+            Ok(notes) => notes,
+            Err(e) => {
+                let mut report = malformed(format!("frame {i} (from the {from}): {e}"));
+                report.table = Some(transcript.table);
+                return report;
+            }
+        };
+        for note in notes {
+            match note {
+                Note::GameOpened {
+                    number,
+                    variant,
+                    first,
+                    ..
+                } => games.push(GameRecord {
+                    number,
+                    variant,
+                    first,
+                    moves: Vec::new(),
+                    ending: None,
+                    fleets: [None, None],
+                    verdict: None,
+                }),
+                Note::Acted { timeout, .. } => pending_timeout = timeout,
+                Note::Resolved {
+                    seat,
+                    number,
+                    report,
+                } => {
+                    if let Some(game) = games.last_mut() {
+                        game.moves.push(Move {
+                            seat,
+                            number,
+                            timeout: pending_timeout,
+                            report,
+                        });
+                    }
+                }
+                Note::Ended(ending) => {
+                    if let Some(game) = games.last_mut() {
+                        game.ending = Some(ending);
+                    }
+                }
+                Note::Revealed(seat) => {
+                    if let Some(game) = games.last_mut() {
+                        game.fleets[seat.index()] = table.revealed_fleet(seat).cloned();
+                    }
+                }
+                Note::Settled(verdict) => {
+                    if let Some(game) = games.last_mut() {
+                        game.verdict = Some(verdict);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let outcome = if let Some(lie) = table.first_lie() {
+        Outcome::Lie(lie)
+    } else if games.is_empty() {
+        Outcome::Incomplete("no game was played".into())
+    } else if let Some(open) = games
+        .iter()
+        .find(|g| !matches!(g.verdict, Some(Verdict::Honest(_))))
+    {
+        Outcome::Incomplete(match &open.verdict {
+            Some(Verdict::Incomplete(why)) => format!("game {}: {why}", open.number + 1),
+            _ => format!(
+                "game {} has no result: the transcript stops before both reveals",
+                open.number + 1
+            ),
+        })
+    } else {
+        Outcome::Honest
+    };
+    Report {
+        table: Some(transcript.table),
+        settings: table.settings(),
+        games,
+        outcome,
+    }
+}
+
+fn effect_cells(effect: &Effect, finished: bool) -> Vec<Value> {
+    match *effect {
+        Effect::Miss(cell) => vec![json!({"cell": cell.to_string(), "result": "miss"})],
+        Effect::Hit(cell) => vec![json!({"cell": cell.to_string(), "result": "hit"})],
+        Effect::Lost(cell) => vec![json!({"cell": cell.to_string(), "result": "lost"})],
+        Effect::Sunk { ship, ring, .. } => ship
+            .iter()
+            .map(|c| json!({"cell": c.to_string(), "result": "wreck"}))
+            .chain(
+                ring.iter()
+                    .map(|c| json!({"cell": c.to_string(), "result": "ring"})),
+            )
+            .collect(),
+        Effect::Scanned { cell, deck } => {
+            let seen = match (finished, deck) {
+                (false, _) => "scanned",
+                (true, true) => "deck-seen",
+                (true, false) => "water-seen",
+            };
+            vec![json!({"cell": cell.to_string(), "result": seen})]
+        }
+    }
+}
+
+fn action_text(action: &Action) -> String {
+    action.to_string()
+}
+
+fn ending_json(ending: Option<Ending>) -> Value {
+    ending.map_or(Value::Null, |e| {
+        json!({
+            "winner": e.winner.map(|s| s.to_string()),
+            "reason": match e.reason {
+                EndReason::FleetSunk => "fleet-sunk",
+                EndReason::Resigned => "resigned",
+                EndReason::DrawAgreed => "draw-agreed",
+                EndReason::Forfeit => "forfeit",
+            },
+        })
+    })
+}
+
+fn verdict_json(verdict: Option<&Verdict>) -> Value {
+    match verdict {
+        None => json!({"status": "unsettled"}),
+        Some(Verdict::Honest(ending)) => {
+            json!({"status": "honest", "ending": ending_json(Some(*ending))})
+        }
+        Some(Verdict::Lie(lie)) => {
+            json!({"status": "lie", "liar": lie.liar.to_string(), "message": lie.seq, "reason": lie.reason})
+        }
+        Some(Verdict::Incomplete(why)) => json!({"status": "incomplete", "reason": why}),
+    }
+}
+
+impl Report {
+    /// The record as one JSON document (schema in PROTOCOL.md, "The game record").
+    pub fn to_json(&self) -> Value {
+        let games: Vec<Value> = self
+            .games
+            .iter()
+            .map(|g| {
+                let finished = g.verdict.is_some();
+                let fleet = |f: &Option<Fleet>| {
+                    f.as_ref().map_or(Value::Null, |f| {
+                        Value::Array(
+                            f.ships()
+                                .iter()
+                                .map(|s| {
+                                    let cells = s.mask(f.size()).unwrap_or_default();
+                                    Value::Array(cells.iter().map(|c| Value::String(c.to_string())).collect())
+                                })
+                                .collect(),
+                        )
+                    })
+                };
+                json!({
+                    "number": g.number + 1,
+                    "game": g.variant.to_string(),
+                    "first": g.first.to_string(),
+                    "fleets": {"host": fleet(&g.fleets[0]), "guest": fleet(&g.fleets[1])},
+                    "actions": g.moves.iter().map(|m| json!({
+                        "number": m.number,
+                        "by": m.seat.to_string(),
+                        "action": action_text(&m.report.action),
+                        "timeout": m.timeout,
+                        "cells": m.report.effects.iter().flat_map(|e| effect_cells(e, finished)).collect::<Vec<_>>(),
+                        "again": m.report.again,
+                    })).collect::<Vec<_>>(),
+                    "ending": ending_json(g.ending),
+                    "verdict": verdict_json(g.verdict.as_ref()),
+                })
+            })
+            .collect();
+        let settings = self.settings.map_or(Value::Null, |s| {
+            json!({
+                "game": wire::variant(s.game).map(|v| v.to_string()).unwrap_or_default(),
+                "timer": s.timer,
+                "move_ms": s.move_ms,
+                "answer_ms": s.answer_ms,
+                "reveal_ms": s.reveal_ms,
+                "grace_ms": s.grace_ms,
+            })
+        });
+        let outcome = match &self.outcome {
+            Outcome::Honest => json!({"status": "honest"}),
+            Outcome::Lie(lie) => {
+                json!({"status": "lie", "liar": lie.liar.to_string(), "message": lie.seq, "reason": lie.reason})
+            }
+            Outcome::Malformed(why) => json!({"status": "malformed", "reason": why}),
+            Outcome::Incomplete(why) => json!({"status": "incomplete", "reason": why}),
+        };
+        json!({
+            "schema": "armada-game-record/1",
+            "table": self.table.map(hex::encode),
+            "settings": settings,
+            "games": games,
+            "verdict": outcome,
+            "exit": self.outcome.exit_code(),
+        })
+    }
+
+    /// The record as text: a line per action, then the verdict.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for g in &self.games {
+            let finished = g.verdict.is_some();
+            let _ = writeln!(
+                out,
+                "Game {} ({}), the {} moves first",
+                g.number + 1,
+                g.variant,
+                g.first
+            );
+            for m in &g.moves {
+                let _ = write!(out, "{:>4}. {:<5} ", m.number + 1, m.seat);
+                if !finished && matches!(m.report.action, Action::Radar(_)) {
+                    // What a radar saw stays private until the game is over.
+                    let _ = write!(
+                        out,
+                        "{}: {} cells scanned",
+                        m.report.action,
+                        m.report.effects.len()
+                    );
+                } else {
+                    let _ = write!(out, "{}", m.report);
+                }
+                let _ = writeln!(out, "{}", if m.timeout { " (timeout shot)" } else { "" });
+            }
+            let _ = match &g.verdict {
+                Some(Verdict::Honest(ending)) => {
+                    let who = ending
+                        .winner
+                        .map_or("a draw".into(), |s| format!("the {s} wins"));
+                    writeln!(
+                        out,
+                        "  result: {who} ({:?}); both reveals check out",
+                        ending.reason
+                    )
+                }
+                Some(Verdict::Lie(lie)) => writeln!(out, "  result: {lie}; the {} loses", lie.liar),
+                Some(Verdict::Incomplete(why)) => writeln!(out, "  result: incomplete: {why}"),
+                None => writeln!(out, "  result: none yet"),
+            };
+        }
+        let _ = match &self.outcome {
+            Outcome::Honest => writeln!(out, "verdict: complete and honest"),
+            Outcome::Lie(lie) => writeln!(out, "verdict: lie proven: {lie}"),
+            Outcome::Malformed(why) => writeln!(out, "verdict: unreadable: {why}"),
+            Outcome::Incomplete(why) => writeln!(out, "verdict: incomplete: {why}"),
+        };
+        out
+    }
+}
