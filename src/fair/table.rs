@@ -29,8 +29,9 @@ use super::wire;
 /// Positions the consistency search may try after one answer before it gives up
 /// (undecided, not a lie). Honest games stay far below it.
 const FIT_BUDGET: u32 = 200_000;
-/// Frames of a table beyond which an observer stops accepting more.
-const MAX_FRAMES: usize = 20_000;
+/// Frames of a table beyond which an observer stops accepting more (a table of
+/// several hundred games; bounds what a peer can make the other store).
+const MAX_FRAMES: usize = 100_000;
 
 /// A frame that was not taken in; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -139,11 +139,22 @@ impl Pair {
             {
                 return [a.clone(), b.clone()];
             }
-            assert!(
-                self.step_bots(),
-                "stuck: nothing in flight, nothing to do\n{:?}",
-                self.events
-            );
+            if !self.step_bots() {
+                let tail = |events: &[Event]| {
+                    let odd: Vec<_> = events
+                        .iter()
+                        .filter(|e| !matches!(e, Event::Table(_)))
+                        .cloned()
+                        .collect();
+                    let last: Vec<_> = events.iter().rev().take(4).cloned().collect();
+                    format!("unusual {odd:?}; last {last:?}")
+                };
+                panic!(
+                    "stuck:\nhost {}\nguest {}",
+                    tail(&self.events[0]),
+                    tail(&self.events[1])
+                );
+            }
         }
         panic!("the game did not end");
     }

@@ -57,3 +57,52 @@ fn a_table_of_many_games_stays_honest_and_swaps_the_first_mover() {
     assert_eq!(pair.host.score().iter().sum::<u32>(), 2 * games);
     assert_eq!(pair.host.table().verdicts().len(), games as usize);
 }
+
+/// Plays `games` complete games at one table and checks each ends honest on both sides,
+/// with every weapon used along the way.
+fn honest_table(seed: u64, games: u32) {
+    let mut pair = Pair::new(Variant::Armada, false, seed);
+    let mut used = [0u32; 4];
+    for game in 0..games {
+        honest(&pair.play_game());
+        for played in pair.host.table().history() {
+            used[match played.action {
+                armada::rules::Action::Shot(_) => 0,
+                armada::rules::Action::Torpedo(_) => 1,
+                armada::rules::Action::AirStrike(_) => 2,
+                armada::rules::Action::Radar(_) => 3,
+            }] += 1;
+        }
+        if game + 1 < games {
+            pair.play_again();
+        }
+    }
+    assert!(
+        used.iter().all(|&n| n > games),
+        "every weapon used, many times: {used:?}"
+    );
+    let verified = armada::fair::verify::verify(&pair.guest.table().transcript_file());
+    assert_eq!(verified.outcome, armada::fair::verify::Outcome::Honest);
+    assert_eq!(verified.games.len(), games as usize);
+}
+
+// A thousand games in four tables, so the test runner can spread them over cores.
+#[test]
+fn a_thousand_games_end_honest_table_1() {
+    honest_table(101, 250);
+}
+
+#[test]
+fn a_thousand_games_end_honest_table_2() {
+    honest_table(102, 250);
+}
+
+#[test]
+fn a_thousand_games_end_honest_table_3() {
+    honest_table(103, 250);
+}
+
+#[test]
+fn a_thousand_games_end_honest_table_4() {
+    honest_table(104, 250);
+}
