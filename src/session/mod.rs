@@ -235,6 +235,16 @@ impl Session {
                 self.events.push_back(Event::Refused(rejected.clone()));
                 Err(rejected)
             }
+            Err(Rejected::NoHello) if self.me == Seat::Guest => {
+                // Overtook the host's hello: held until the key to check it is known.
+                if let Ok(frame) = proto::Frame::decode(bytes)
+                    && self.early.len() < MAX_EARLY
+                {
+                    self.early.insert(frame.body.seq, bytes.to_vec());
+                }
+                self.events.push_back(Event::Refused(Rejected::NoHello));
+                Err(Rejected::NoHello)
+            }
             Err(rejected) => {
                 self.events.push_back(Event::Refused(rejected.clone()));
                 Err(rejected)

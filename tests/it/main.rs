@@ -6,6 +6,7 @@ mod cheats;
 mod cli;
 mod coords;
 mod deduce;
+mod hostile;
 mod liar;
 mod pair;
 mod placement;

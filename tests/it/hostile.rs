@@ -1,0 +1,160 @@
+//! Hostile input: garbage, truncated, oversized, mutated, replayed and reordered frames are
+//! refused with a typed error, change nothing, and the honest game goes on to its end.
+
+use armada::fair::table::Rejected;
+use armada::rules::{Game, Seat, Variant};
+use armada::session::Session;
+use armada_proto::DecodeError;
+use rand::RngExt;
+
+use crate::pair::Pair;
+
+/// What must not change when a frame is refused.
+fn state(session: &Session) -> (usize, (u32, [u8; 32]), (u32, [u8; 32]), Option<Game>) {
+    let table = session.table();
+    (
+        table.transcript().len(),
+        table.chain_head(Seat::Host),
+        table.chain_head(Seat::Guest),
+        table.game().cloned(),
+    )
+}
+
+/// A pair a few actions into a game, with the next frame to the guest held back.
+fn mid_game(seed: u64) -> (Pair, Vec<u8>) {
+    let mut pair = Pair::new(Variant::Armada, false, seed);
+    for _ in 0..40 {
+        pair.drive();
+        pair.step_bots();
+    }
+    pair.collect();
+    while pair.wire[Seat::Guest.index()].is_empty() {
+        pair.drive();
+        assert!(pair.step_bots(), "the game goes on");
+        pair.collect();
+    }
+    let frame = pair.wire[Seat::Guest.index()].pop_front().unwrap();
+    (pair, frame)
+}
+
+fn refused(pair: &mut Pair, bytes: &[u8]) -> Rejected {
+    let before = state(&pair.guest);
+    let error = pair.guest.handle_message(0, bytes).expect_err("refused");
+    assert_eq!(
+        state(&pair.guest),
+        before,
+        "a refused frame changes nothing ({error})"
+    );
+    error
+}
+
+fn finish(mut pair: Pair, frame: Vec<u8>) {
+    pair.wire[Seat::Guest.index()].push_front(frame);
+    let verdicts = pair.play_game();
+    assert!(
+        matches!(verdicts[0], armada::fair::table::Verdict::Honest(_)),
+        "{:?}",
+        verdicts[0]
+    );
+    assert_eq!(verdicts[0], verdicts[1]);
+}
+
+#[test]
+fn random_bytes_of_any_length_are_refused() {
+    let (mut pair, frame) = mid_game(1);
+    for len in [0, 1, 2, 63, 64, 65, 100, 500, 4000, 16_384] {
+        let junk: Vec<u8> = (0..len).map(|_| pair.rng.random()).collect();
+        refused(&mut pair, &junk);
+    }
+    finish(pair, frame);
+}
+
+#[test]
+fn every_truncation_of_a_real_frame_is_refused() {
+    let (mut pair, frame) = mid_game(2);
+    for len in 0..frame.len() {
+        refused(&mut pair, &frame[..len]);
+    }
+    finish(pair, frame);
+}
+
+#[test]
+fn an_oversized_frame_is_refused_before_decoding() {
+    let (mut pair, frame) = mid_game(3);
+    let mut huge = frame.clone();
+    huge.resize(armada_proto::MAX_FRAME + 1, 0);
+    assert_eq!(
+        refused(&mut pair, &huge),
+        Rejected::Decode(DecodeError::TooLarge(armada_proto::MAX_FRAME + 1))
+    );
+    finish(pair, frame);
+}
+
+#[test]
+fn mutated_frames_are_refused() {
+    let (mut pair, frame) = mid_game(4);
+    for _ in 0..2000 {
+        let mut bad = frame.clone();
+        let flips = pair.rng.random_range(1..4);
+        for _ in 0..flips {
+            let at = pair.rng.random_range(0..bad.len());
+            bad[at] ^= pair.rng.random_range(1..=255u8);
+        }
+        refused(&mut pair, &bad);
+    }
+    // Bytes appended after the signature move the signature: refused too.
+    let mut longer = frame.clone();
+    longer.push(0);
+    refused(&mut pair, &longer);
+    finish(pair, frame);
+}
+
+#[test]
+fn a_replayed_frame_is_refused_once_taken_in() {
+    let (mut pair, frame) = mid_game(5);
+    pair.guest.handle_message(0, &frame).unwrap();
+    let error = refused(&mut pair, &frame);
+    assert!(
+        matches!(
+            error,
+            Rejected::Duplicate {
+                from: Seat::Host,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let verdicts = pair.play_game();
+    assert_eq!(verdicts[0], verdicts[1]);
+}
+
+#[test]
+fn reordered_frames_wait_for_their_turn() {
+    let mut pair = Pair::new(Variant::Armada, false, 6);
+    // The host's hello and settings arrive in reverse order.
+    pair.collect();
+    let hello = pair.wire[Seat::Host.index()].pop_front().unwrap();
+    pair.host.handle_message(0, &hello).unwrap();
+    pair.collect();
+    let mut to_guest: Vec<Vec<u8>> = pair.wire[Seat::Guest.index()].drain(..).collect();
+    assert!(to_guest.len() >= 2, "hello and settings in flight");
+    to_guest.reverse();
+    let early = pair.guest.handle_message(0, &to_guest[0]);
+    assert_eq!(
+        early,
+        Err(Rejected::NoHello),
+        "settings before the hello cannot be checked yet"
+    );
+    for frame in &to_guest[1..] {
+        let _ = pair.guest.handle_message(0, frame);
+    }
+    assert!(
+        pair.guest.table().settings().is_some(),
+        "the held frame was taken in once its turn came"
+    );
+    let verdicts = pair.play_game();
+    assert!(matches!(
+        verdicts[0],
+        armada::fair::table::Verdict::Honest(_)
+    ));
+}
