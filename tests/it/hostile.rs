@@ -9,8 +9,10 @@ use rand::RngExt;
 
 use crate::pair::Pair;
 
-/// What must not change when a frame is refused.
-fn state(session: &Session) -> (usize, (u32, [u8; 32]), (u32, [u8; 32]), Option<Game>) {
+/// What must not change when a frame is refused: transcript length, both chain heads, the game.
+type State = (usize, (u32, [u8; 32]), (u32, [u8; 32]), Option<Game>);
+
+fn state(session: &Session) -> State {
     let table = session.table();
     (
         table.transcript().len(),
