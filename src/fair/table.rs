@@ -671,8 +671,8 @@ impl Table {
             Payload::DrawOffer { game, number } => {
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("a draw offer before the start")?;
-                // Stale (an action came first) or after the end: it lapsed.
-                if *number < g.actions() || g.is_over() {
+                // Stale (an action was made since) or after the end: it lapsed.
+                if *number < g.actions() || g.is_over() || round.pending.is_some() {
                     notes.push(Note::Void);
                     return Ok(());
                 }
@@ -693,7 +693,8 @@ impl Table {
                     .game
                     .as_mut()
                     .ok_or("a draw answer before the start")?;
-                if *number < g.actions() || g.is_over() {
+                // Stale (an action was made since the offer) or after the end: it lapsed.
+                if *number < g.actions() || g.is_over() || round.pending.is_some() {
                     notes.push(Note::Void);
                     return Ok(());
                 }
@@ -943,6 +944,10 @@ impl Table {
             }
             _ => None,
         };
+        // Acting lapses any draw offer, whoever made it.
+        if let Some(game) = round.game.as_mut() {
+            game.lapse_draw_offer();
+        }
         round.pending = Some(Pending {
             seat: from,
             number,

@@ -324,6 +324,12 @@ impl Game {
         })
     }
 
+    /// An action was made and waits for its answer: a pending draw offer lapses now,
+    /// as it would when the action resolves (the session needs it before the answer).
+    pub fn lapse_draw_offer(&mut self) {
+        self.draw_offer = None;
+    }
+
     /// `seat` gives up; the other seat wins.
     pub fn resign(&mut self, seat: Seat) -> Result<Ending, ActionError> {
         self.end(Ending {

@@ -106,3 +106,163 @@ fn a_thousand_games_end_honest_table_3() {
 fn a_thousand_games_end_honest_table_4() {
     honest_table(104, 250);
 }
+
+mod draws {
+    use super::*;
+    use armada::fair::table::Note;
+    use armada::rules::{Action, EndReason};
+    use armada::session::Command;
+
+    fn started() -> Pair {
+        let mut pair = Pair::new(Variant::Armada, false, 9);
+        while pair.host.table().game().is_none() {
+            pair.drive();
+            assert!(pair.step_bots());
+        }
+        pair.drive();
+        pair
+    }
+
+    #[test]
+    fn an_accepted_offer_ends_the_game_drawn_on_both_sides() {
+        let mut pair = started();
+        pair.host.handle_command(0, Command::OfferDraw).unwrap();
+        pair.drive();
+        assert!(
+            pair.notes(Seat::Guest)
+                .any(|n| *n == Note::DrawOffered(Seat::Host))
+        );
+        pair.guest
+            .handle_command(0, Command::AnswerDraw(true))
+            .unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let settled = pair.session(seat).table().settled().cloned();
+            let Some(Verdict::Honest(ending)) = settled else {
+                panic!("{seat}: {settled:?}")
+            };
+            assert_eq!(
+                (ending.winner, ending.reason),
+                (None, EndReason::DrawAgreed)
+            );
+        }
+        assert_eq!(pair.host.score(), [1, 1]);
+        assert_eq!(pair.guest.score(), [1, 1]);
+    }
+
+    #[test]
+    fn a_declined_offer_lets_the_game_go_on() {
+        let mut pair = started();
+        pair.guest.handle_command(0, Command::OfferDraw).unwrap();
+        pair.drive();
+        pair.host
+            .handle_command(0, Command::AnswerDraw(false))
+            .unwrap();
+        pair.drive();
+        assert!(
+            pair.notes(Seat::Guest)
+                .any(|n| *n == Note::DrawDeclined(Seat::Host))
+        );
+        assert!(
+            pair.guest.handle_command(0, Command::OfferDraw).is_err(),
+            "once per move"
+        );
+        honest(&pair.play_game());
+    }
+
+    #[test]
+    fn an_acceptance_that_crosses_the_offerers_action_lapses_on_both_sides() {
+        let mut pair = started();
+        pair.host.handle_command(0, Command::OfferDraw).unwrap();
+        pair.drive();
+        // The guest accepts while the host, not yet knowing, acts: the frames cross.
+        pair.guest
+            .handle_command(0, Command::AnswerDraw(true))
+            .unwrap();
+        let cell = pair
+            .host
+            .table()
+            .game()
+            .unwrap()
+            .chart(Seat::Host)
+            .unmarked()
+            .iter()
+            .next()
+            .unwrap();
+        pair.host
+            .handle_command(0, Command::Act(Action::Shot(cell)))
+            .unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let game = pair.session(seat).table().game().unwrap();
+            assert!(!game.is_over(), "{seat}: acting declined the offer");
+            assert_eq!(game.actions(), 1);
+        }
+        honest(&pair.play_game());
+    }
+}
+
+mod timer {
+    use super::*;
+    use armada::fair::table::Note;
+
+    fn started_with_timer() -> Pair {
+        let mut pair = Pair::new(Variant::Armada, true, 10);
+        while pair.host.table().game().is_none() {
+            pair.drive();
+            assert!(pair.step_bots());
+        }
+        pair.drive();
+        pair
+    }
+
+    #[test]
+    fn the_movers_client_fires_at_the_derived_cell_when_its_clock_runs_out() {
+        let mut pair = started_with_timer();
+        assert_eq!(
+            pair.host.poll_timeout(),
+            Some(15_000),
+            "15 s from the start"
+        );
+        pair.host.handle_timeout(14_999);
+        pair.drive();
+        assert_eq!(
+            pair.host.table().game().unwrap().actions(),
+            0,
+            "not before the deadline"
+        );
+        pair.now = 15_000;
+        pair.host.handle_timeout(15_000);
+        pair.drive();
+        let timed_out = pair.notes(Seat::Guest).any(|n| {
+            matches!(
+                n,
+                Note::Acted {
+                    seat: Seat::Host,
+                    timeout: true,
+                    ..
+                }
+            )
+        });
+        assert!(timed_out, "the guest accepted the timeout shot");
+        assert_eq!(pair.guest.table().history().len(), 1);
+        honest(&pair.play_game());
+    }
+
+    #[test]
+    fn an_absent_mover_is_claimed_as_a_forfeit_after_the_grace() {
+        let mut pair = started_with_timer();
+        // The host's clock ran out and its client never fired: the guest waits the grace.
+        assert_eq!(pair.guest.poll_timeout(), Some(15_000 + 30_000));
+        pair.guest.handle_timeout(45_000);
+        pair.drive();
+        let settled = pair.guest.table().settled().cloned();
+        assert_eq!(
+            settled,
+            Some(Verdict::Incomplete(
+                "the guest claimed a forfeit: the host owed a move".into()
+            ))
+        );
+        assert_eq!(pair.guest.score(), [0, 2]);
+    }
+}
