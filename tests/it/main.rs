@@ -14,3 +14,4 @@ mod properties;
 mod scenarios;
 mod session;
 mod uniformity;
+mod vectors;
