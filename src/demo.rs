@@ -56,7 +56,7 @@ pub fn play_fleets<R: rand::Rng + ?Sized>(
 }
 
 /// Two sessions that play each other in memory: the whole protocol, both sides honest.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Duet {
     pub host: Session,
     pub guest: Session,
@@ -80,7 +80,8 @@ impl Duet {
         })
     }
 
-    fn deliver(&mut self) -> bool {
+    /// Moves frames both ways until neither side has anything to send.
+    pub fn deliver(&mut self) -> bool {
         let mut moved = false;
         loop {
             let mut any = false;
@@ -120,7 +121,8 @@ impl Duet {
         false
     }
 
-    fn step<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+    /// Does the one thing the table waits for next (place, start, act); false if nothing.
+    pub fn step<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
         for seat in Seat::BOTH {
             let table = self.seat(seat).table();
             if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {

@@ -92,7 +92,7 @@ enum Wait {
 }
 
 /// My secrets for the current game.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Secrets {
     game: Hash,
     fleet: Fleet,
@@ -101,7 +101,7 @@ struct Secrets {
 }
 
 /// One side of a table.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Session {
     me: Seat,
     identity: Identity,
@@ -147,7 +147,7 @@ impl Session {
             identity,
             secret,
             settings,
-            table: Table::new(table_id(&secret)),
+            table: Table::for_seat(table_id(&secret), me),
             secrets: None,
             outbox: VecDeque::new(),
             events: VecDeque::new(),
