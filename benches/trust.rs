@@ -127,16 +127,16 @@ fn primitives(c: &mut Criterion) {
         .unwrap();
     let mut group = c.benchmark_group("primitives");
     group.bench_function("ed25519 verify a frame", |b| {
-        b.iter(|| black_box(verify(&key, &decoded)))
+        b.iter(|| black_box(verify(&key, &decoded)));
     });
     let identity = Identity::generate();
     group.bench_function("ed25519 sign a frame", |b| {
-        b.iter(|| black_box(identity.seal(&decoded.body)))
+        b.iter(|| black_box(identity.seal(&decoded.body)));
     });
     let facts = Facts::from_chart(duet.host.table().game().unwrap().chart(Seat::Host));
     let spec = Variant::Armada.fleet();
     group.bench_function("consistency search, 30 shots in", |b| {
-        b.iter(|| black_box(fit_fleet(&spec, &facts, 200_000)))
+        b.iter(|| black_box(fit_fleet(&spec, &facts, 200_000)));
     });
     // The proof work of one shot alone, without the signatures around it: the defender
     // resolves against its fleet and opens the cells looked at; the attacker checks the

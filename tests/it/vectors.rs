@@ -10,8 +10,7 @@ use sha2::{Digest, Sha256};
 fn vectors() -> HashMap<String, HashMap<String, String>> {
     let spec = include_str!("../../proto/PROTOCOL.md");
     let mut all = HashMap::new();
-    let mut blocks = spec.split("```vector ").skip(1);
-    while let Some(block) = blocks.next() {
+    for block in spec.split("```vector ").skip(1) {
         let (name, rest) = block.split_once('\n').unwrap();
         let body = rest.split("```").next().unwrap();
         let fields = body
@@ -74,8 +73,8 @@ impl Stream {
 
 #[test]
 fn leaf_pad_and_root() {
-    let v = vectors();
-    let leaf = &v["leaf"];
+    let vectors = vectors();
+    let leaf = &vectors["leaf"];
     let computed = labelled(
         "armada/1/leaf",
         &[
@@ -88,13 +87,13 @@ fn leaf_pad_and_root() {
     );
     assert_eq!(hex::encode(computed), leaf["leaf"]);
 
-    let pad = &v["pad"];
+    let pad = &vectors["pad"];
     assert_eq!(
         hex::encode(labelled("armada/1/pad", &[&bytes(&pad["index"])])),
         pad["pad"]
     );
 
-    let root = &v["root"];
+    let root = &vectors["root"];
     let game = bytes(&root["game"]);
     let seat = bytes(&root["seat"]);
     let decks = bytes(&root["decks"]);
@@ -123,28 +122,28 @@ fn leaf_pad_and_root() {
 
 #[test]
 fn contribution_shells_and_timeout() {
-    let v = vectors();
-    let c = &v["contribution"];
+    let vectors = vectors();
+    let contrib = &vectors["contribution"];
     let computed = labelled(
         "armada/1/contribution",
         &[
-            &bytes(&c["game"]),
-            &bytes(&c["seat"]),
-            &bytes(&c["key"]),
-            &bytes(&c["strike"]),
-            &bytes(&c["contribution"]),
+            &bytes(&contrib["game"]),
+            &bytes(&contrib["seat"]),
+            &bytes(&contrib["key"]),
+            &bytes(&contrib["strike"]),
+            &bytes(&contrib["contribution"]),
         ],
     );
-    assert_eq!(hex::encode(computed), c["commitment"]);
+    assert_eq!(hex::encode(computed), contrib["commitment"]);
 
-    let s = &v["shells"];
+    let shells = &vectors["shells"];
     let seed = labelled(
         "armada/1/shells",
         &[
-            &bytes(&s["game"]),
-            &bytes(&s["strike"]),
-            &bytes(&s["host"]),
-            &bytes(&s["guest"]),
+            &bytes(&shells["game"]),
+            &bytes(&shells["strike"]),
+            &bytes(&shells["host"]),
+            &bytes(&shells["guest"]),
         ],
     );
     let mut stream = Stream::new(seed);
@@ -152,70 +151,77 @@ fn contribution_shells_and_timeout() {
     let order: Vec<u8> = (0..5)
         .map(|_| left.remove(stream.below(left.len() as u16) as usize))
         .collect();
-    assert_eq!(order, bytes(&s["order"]));
+    assert_eq!(order, bytes(&shells["order"]));
 
-    let t = &v["timeout"];
+    let timeout = &vectors["timeout"];
     let seed = labelled(
         "armada/1/timeout",
-        &[&bytes(&t["game"]), &bytes(&t["prev"]), &bytes(&t["number"])],
+        &[
+            &bytes(&timeout["game"]),
+            &bytes(&timeout["prev"]),
+            &bytes(&timeout["number"]),
+        ],
     );
-    let k = Stream::new(seed).below(t["unmarked"].parse().unwrap());
+    let k = Stream::new(seed).below(timeout["unmarked"].parse().unwrap());
     assert_eq!(
         vec![k as u8],
-        bytes(&t["cell"]),
+        bytes(&timeout["cell"]),
         "all cells unmarked: the k-th is cell k"
     );
 }
 
 #[test]
 fn table_join_and_game_id() {
-    let v = vectors();
-    let t = &v["table"];
+    let vectors = vectors();
+    let tab = &vectors["table"];
     assert_eq!(
-        hex::encode(labelled("armada/1/table", &[&bytes(&t["secret"])])),
-        t["table"]
+        hex::encode(labelled("armada/1/table", &[&bytes(&tab["secret"])])),
+        tab["table"]
     );
     assert_eq!(
         hex::encode(labelled(
             "armada/1/join",
-            &[&bytes(&t["secret"]), &bytes(&t["key"])]
+            &[&bytes(&tab["secret"]), &bytes(&tab["key"])]
         )),
-        t["join"]
+        tab["join"]
     );
 
-    let g = &v["game"];
-    let settings = labelled("armada/1/settings", &[&bytes(&g["settings"])]);
+    let gid = &vectors["game"];
+    let settings = labelled("armada/1/settings", &[&bytes(&gid["settings"])]);
     let id = labelled(
         "armada/1/game",
         &[
-            &bytes(&g["table"]),
+            &bytes(&gid["table"]),
             &settings,
-            &bytes(&g["number"]),
-            &bytes(&g["host_nonce"]),
-            &bytes(&g["guest_nonce"]),
-            &bytes(&g["host_key"]),
-            &bytes(&g["guest_key"]),
+            &bytes(&gid["number"]),
+            &bytes(&gid["host_nonce"]),
+            &bytes(&gid["guest_nonce"]),
+            &bytes(&gid["host_key"]),
+            &bytes(&gid["guest_key"]),
         ],
     );
-    assert_eq!(hex::encode(id), g["id"]);
+    assert_eq!(hex::encode(id), gid["id"]);
 }
 
 #[test]
 fn a_signed_frame() {
-    let v = vectors();
-    let f = &v["frame"];
-    let key = SigningKey::from_bytes(&bytes(&f["secret_key"]).try_into().unwrap());
-    assert_eq!(hex::encode(key.verifying_key().to_bytes()), f["public_key"]);
-    let body = bytes(&f["body"]);
+    let vectors = vectors();
+    let frame_vector = &vectors["frame"];
+    let key = SigningKey::from_bytes(&bytes(&frame_vector["secret_key"]).try_into().unwrap());
+    assert_eq!(
+        hex::encode(key.verifying_key().to_bytes()),
+        frame_vector["public_key"]
+    );
+    let body = bytes(&frame_vector["body"]);
     let mut signed = b"armada/1/signature\0".to_vec();
     signed.extend_from_slice(&body);
     let signature = key.sign(&signed).to_bytes();
-    assert_eq!(hex::encode(signature), f["signature"]);
+    assert_eq!(hex::encode(signature), frame_vector["signature"]);
     let mut frame = body.clone();
     frame.extend_from_slice(&signature);
     assert_eq!(
         hex::encode(labelled("armada/1/message", &[&frame])),
-        f["message_hash"]
+        frame_vector["message_hash"]
     );
 }
 
@@ -228,9 +234,9 @@ fn the_implementation_matches_the_vectors() {
     use armada::fair::table::{game_id, join_proof, table_id};
     use armada::rules::{BoardSize, CellSet, Coord, Seat};
 
-    let v = vectors();
+    let vectors = vectors();
     let arr = |s: &str| -> [u8; 32] { bytes(s).try_into().unwrap() };
-    let game = arr(&v["leaf"]["game"]);
+    let game = arr(&vectors["leaf"]["game"]);
     let binding = Binding {
         game,
         seat: Seat::Guest,
@@ -239,44 +245,44 @@ fn the_implementation_matches_the_vectors() {
     let e5 = Coord::new(4, 4).unwrap();
     assert_eq!(
         hex::encode(leaf(&binding, e5, true, &[0x22; 16])),
-        v["leaf"]["leaf"]
+        vectors["leaf"]["leaf"]
     );
     let decks: CellSet = [e5, Coord::new(5, 4).unwrap()].into_iter().collect();
     let salts: Vec<[u8; 16]> = (0..100u8).map(|i| [i; 16]).collect();
     assert_eq!(
         hex::encode(root_of(&binding, decks, &salts).unwrap()),
-        v["root"]["root"]
+        vectors["root"]["root"]
     );
-    let c = &v["contribution"];
+    let contrib = &vectors["contribution"];
     assert_eq!(
         hex::encode(contribution_commitment(
             &game,
             Seat::Host,
-            &arr(&c["key"]),
+            &arr(&contrib["key"]),
             1,
-            &arr(&c["contribution"])
+            &arr(&contrib["contribution"])
         )),
-        c["commitment"]
+        contrib["commitment"]
     );
-    let s = &v["shells"];
+    let shells = &vectors["shells"];
     assert_eq!(
-        shell_order(&game, 2, &arr(&s["host"]), &arr(&s["guest"]))
+        shell_order(&game, 2, &arr(&shells["host"]), &arr(&shells["guest"]))
             .positions()
             .to_vec(),
-        bytes(&s["order"])
+        bytes(&shells["order"])
     );
     let open: CellSet = BoardSize::STANDARD.cells().collect();
     assert_eq!(
-        timeout_cell(&game, &arr(&v["timeout"]["prev"]), 9, open).map(|c| c.to_string()),
+        timeout_cell(&game, &arr(&vectors["timeout"]["prev"]), 9, open).map(|c| c.to_string()),
         Some("E1".into())
     );
-    let t = &v["table"];
-    assert_eq!(hex::encode(table_id(&arr(&t["secret"]))), t["table"]);
+    let tab = &vectors["table"];
+    assert_eq!(hex::encode(table_id(&arr(&tab["secret"]))), tab["table"]);
     assert_eq!(
-        hex::encode(join_proof(&arr(&t["secret"]), &arr(&t["key"]))),
-        t["join"]
+        hex::encode(join_proof(&arr(&tab["secret"]), &arr(&tab["key"]))),
+        tab["join"]
     );
-    let g = &v["game"];
+    let gid = &vectors["game"];
     let settings = armada_proto::Settings {
         game: armada_proto::GameKind::Armada,
         timer: true,
@@ -287,27 +293,30 @@ fn the_implementation_matches_the_vectors() {
     };
     assert_eq!(
         hex::encode(armada_proto::encode_settings(&settings)),
-        g["settings"]
+        gid["settings"]
     );
     let id = game_id(
-        &arr(&g["table"]),
+        &arr(&gid["table"]),
         &settings,
         0,
-        &arr(&g["host_nonce"]),
-        &arr(&g["guest_nonce"]),
-        &arr(&g["host_key"]),
-        &arr(&g["guest_key"]),
+        &arr(&gid["host_nonce"]),
+        &arr(&gid["guest_nonce"]),
+        &arr(&gid["host_key"]),
+        &arr(&gid["guest_key"]),
     );
-    assert_eq!(hex::encode(id), g["id"]);
-    let f = &v["frame"];
-    let mut frame = bytes(&f["body"]);
-    frame.extend_from_slice(&bytes(&f["signature"]));
-    assert_eq!(hex::encode(frame_hash(&frame)), f["message_hash"]);
+    assert_eq!(hex::encode(id), gid["id"]);
+    let frame_vector = &vectors["frame"];
+    let mut frame = bytes(&frame_vector["body"]);
+    frame.extend_from_slice(&bytes(&frame_vector["signature"]));
+    assert_eq!(
+        hex::encode(frame_hash(&frame)),
+        frame_vector["message_hash"]
+    );
     let decoded = armada_proto::Frame::decode(&frame).unwrap();
     assert_eq!(
         decoded.body.payload,
         armada_proto::Payload::Hello {
-            key: arr(&f["public_key"]),
+            key: arr(&frame_vector["public_key"]),
             join: Some([0xee; 32])
         }
     );
