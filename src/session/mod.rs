@@ -12,6 +12,10 @@
 //! sends goes through its own [`table::Table`] first, exactly as the peer and
 //! `armada verify` will check it.
 
+mod snapshot;
+
+pub use snapshot::RestoreError;
+
 use std::collections::{BTreeMap, VecDeque};
 
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
@@ -163,6 +167,11 @@ impl Session {
 
     pub fn seat(&self) -> Seat {
         self.me
+    }
+
+    /// The key this side signs with.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
     }
 
     /// The table as both sides see it: charts, stocks, whose move, the transcript.

@@ -266,3 +266,61 @@ mod timer {
         assert_eq!(pair.guest.score(), [0, 2]);
     }
 }
+
+mod restarts {
+    use super::*;
+    use armada::session::{RestoreError, Session};
+
+    fn restart(session: &mut Session, now: u64) {
+        let identity = session.identity().clone();
+        let saved = session.save();
+        *session = Session::restore(identity, &saved, now).expect("a saved session restores");
+    }
+
+    #[test]
+    fn a_game_survives_a_restart_of_either_side_at_every_step() {
+        let mut pair = Pair::new(Variant::Armada, false, 21);
+        for step in 0..10_000 {
+            // Restart one side, often with the frames its last command made still unsent.
+            let seat = if step % 2 == 0 {
+                Seat::Host
+            } else {
+                Seat::Guest
+            };
+            restart(pair.session(seat), 0);
+            pair.drive();
+            if pair.host.table().settled().is_some() && pair.guest.table().settled().is_some() {
+                break;
+            }
+            assert!(pair.step_bots(), "stuck at step {step}");
+        }
+        honest(&[
+            pair.host.table().settled().unwrap().clone(),
+            pair.guest.table().settled().unwrap().clone(),
+        ]);
+        // One chain per peer: a restarted peer re-sent, it never signed a second version.
+        let verified = armada::fair::verify::verify(&pair.host.table().transcript_file());
+        assert_eq!(verified.outcome, armada::fair::verify::Outcome::Honest);
+    }
+
+    #[test]
+    fn a_snapshot_is_refused_for_another_identity_or_when_damaged() {
+        let mut pair = Pair::new(Variant::Armada, false, 22);
+        pair.drive();
+        let saved = pair.host.save();
+        let stranger = armada::fair::sign::Identity::generate();
+        assert!(matches!(
+            Session::restore(stranger, &saved, 0),
+            Err(RestoreError::Identity)
+        ));
+        let identity = pair.host.identity().clone();
+        assert!(matches!(
+            Session::restore(identity.clone(), &saved[..saved.len() / 2], 0),
+            Err(RestoreError::Malformed(_))
+        ));
+        assert!(matches!(
+            Session::restore(identity, b"junk", 0),
+            Err(RestoreError::Malformed(_))
+        ));
+    }
+}

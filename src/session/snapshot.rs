@@ -1,0 +1,175 @@
+//! A session saved to bytes and restored: its secrets, every frame, what was not yet sent.
+//!
+//! A restarted peer re-sends the frames it had signed instead of signing new ones
+//! (TRUST.md §8): every frame is taken into the session's table — and so into a
+//! snapshot — before it is handed out for sending.
+
+use armada_proto::{self as proto, SavedFrame};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::{Secrets, Session};
+use crate::fair::commit::{Binding, SealedBoard};
+use crate::fair::hash::Hash;
+use crate::fair::secret::Secret;
+use crate::fair::sign::Identity;
+use crate::fair::table::{Table, table_id};
+use crate::fair::wire;
+use crate::rules::Fleet;
+
+const MAGIC: [u8; 8] = *b"ARMADA\0S";
+
+/// Why saved bytes cannot be a session.
+#[derive(Debug, Error)]
+pub enum RestoreError {
+    #[error("not a saved Armada session: {0}")]
+    Malformed(String),
+    #[error("the saved session does not belong to this identity")]
+    Identity,
+    #[error("saved frame {index} does not check out: {why}")]
+    Frame { index: usize, why: String },
+    #[error("the saved fleet is not valid: {0}")]
+    Fleet(String),
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedSecrets {
+    game: Hash,
+    ships: Vec<proto::WireShip>,
+    salts: Vec<[u8; 16]>,
+    contributions: Vec<Hash>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    magic: [u8; 8],
+    seat: proto::Seat,
+    key: Hash,
+    secret: Hash,
+    settings: Option<proto::Settings>,
+    secrets: Option<SavedSecrets>,
+    frames: Vec<SavedFrame>,
+    outbox: Vec<Vec<u8>>,
+    revealed_for: Option<Hash>,
+    verdict_for: Option<Hash>,
+    lie_sent: Option<(proto::Seat, u32)>,
+    forfeit_sent: Option<Hash>,
+    score: [u32; 2],
+}
+
+impl Session {
+    /// Everything needed to go on after a restart, but the identity key (the caller
+    /// keeps that, as the network does). Contains secrets: store it privately.
+    pub fn save(&self) -> Vec<u8> {
+        let secrets = self.secrets.as_ref().map(|s| SavedSecrets {
+            game: s.game,
+            ships: s
+                .fleet
+                .ships()
+                .iter()
+                .map(|ship| wire::ship(ship, s.fleet.size()))
+                .collect(),
+            salts: s.board.salts().copied().collect(),
+            contributions: s.contributions.iter().map(|c| *c.expose()).collect(),
+        });
+        let saved = Saved {
+            magic: MAGIC,
+            seat: wire::seat(self.me),
+            key: self.identity.public(),
+            secret: self.secret,
+            settings: self.settings,
+            secrets,
+            frames: self
+                .table
+                .transcript()
+                .iter()
+                .map(|(seat, bytes)| SavedFrame {
+                    from: wire::seat(*seat),
+                    bytes: bytes.clone(),
+                })
+                .collect(),
+            outbox: self.outbox.iter().cloned().collect(),
+            revealed_for: self.revealed_for,
+            verdict_for: self.verdict_for,
+            lie_sent: self.lie_sent.map(|(seat, seq)| (wire::seat(seat), seq)),
+            forfeit_sent: self.forfeit_sent,
+            score: self.score,
+        };
+        postcard::to_stdvec(&saved).expect("encoding into memory cannot fail")
+    }
+
+    /// The session saved in `bytes`, for `identity`, at time `now`: every frame is
+    /// checked again, and frames that were not sent yet are queued again, unchanged.
+    pub fn restore(
+        identity: Identity,
+        bytes: &[u8],
+        now: super::Millis,
+    ) -> Result<Self, RestoreError> {
+        let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
+        if !bytes.starts_with(&MAGIC) {
+            return Err(malformed(&"wrong magic"));
+        }
+        let (saved, rest) = postcard::take_from_bytes::<Saved>(bytes).map_err(|e| malformed(&e))?;
+        if !rest.is_empty() {
+            return Err(malformed(&"trailing bytes"));
+        }
+        if saved.key != identity.public() {
+            return Err(RestoreError::Identity);
+        }
+        let me = wire::from_seat(saved.seat);
+        let mut session = Self::new(me, identity, saved.secret, saved.settings);
+        session.table = Table::for_seat(table_id(&saved.secret), me);
+        for (index, frame) in saved.frames.iter().enumerate() {
+            session
+                .table
+                .receive(wire::from_seat(frame.from), &frame.bytes)
+                .map_err(|e| RestoreError::Frame {
+                    index,
+                    why: e.to_string(),
+                })?;
+        }
+        if let Some(s) = saved.secrets {
+            let variant = session
+                .table
+                .variant()
+                .ok_or_else(|| malformed(&"secrets without a game"))?;
+            let size = variant.size();
+            let ships = s
+                .ships
+                .iter()
+                .map(|ship| wire::from_ship(*ship, size))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| RestoreError::Fleet(e.to_string()))?;
+            let fleet = Fleet::new(&variant.fleet(), ships)
+                .map_err(|e| RestoreError::Fleet(e.to_string()))?;
+            let cells = usize::from(size.side()) * usize::from(size.side());
+            if s.salts.len() != cells {
+                return Err(RestoreError::Fleet("a salt is missing".into()));
+            }
+            let binding = Binding {
+                game: s.game,
+                seat: me,
+                size,
+            };
+            let salts = s.salts.into_iter().map(Secret::restore).collect();
+            let board = SealedBoard::with_salts(binding, fleet.decks(), salts);
+            let contributions = s.contributions.into_iter().map(Secret::restore).collect();
+            session.secrets = Some(Secrets {
+                game: s.game,
+                fleet,
+                board,
+                contributions,
+            });
+        }
+        session.outbox = saved.outbox.into();
+        session.revealed_for = saved.revealed_for;
+        session.verdict_for = saved.verdict_for;
+        session.lie_sent = saved
+            .lie_sent
+            .map(|(seat, seq)| (wire::from_seat(seat), seq));
+        session.forfeit_sent = saved.forfeit_sent;
+        session.score = saved.score;
+        session.refresh_wait(now);
+        Ok(session)
+    }
+}
