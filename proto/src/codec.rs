@@ -144,3 +144,81 @@ pub fn decode_transcript(bytes: &[u8]) -> Result<crate::Transcript, DecodeError>
     }
     Ok(transcript)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Payload, Seat};
+
+    fn body(payload: Payload) -> Body {
+        Body {
+            version: PROTOCOL_VERSION,
+            table: [1; 32],
+            from: Seat::Guest,
+            seq: 300,
+            prev: [2; 32],
+            seen: [3; 32],
+            payload,
+        }
+    }
+
+    #[test]
+    fn a_body_round_trips() {
+        let b = body(Payload::Resign { game: [4; 32] });
+        assert_eq!(decode_body(&encode_body(&b)), Ok(b));
+    }
+
+    #[test]
+    fn another_version_is_refused_by_name() {
+        let mut b = body(Payload::Resign { game: [4; 32] });
+        b.version = 2;
+        let error = decode_body(&encode_body(&b)).unwrap_err();
+        assert_eq!(error, DecodeError::Version(2));
+        assert_eq!(
+            error.to_string(),
+            "protocol version 2 is not supported (this client speaks version 1)"
+        );
+    }
+
+    #[test]
+    fn trailing_and_non_canonical_bytes_are_refused() {
+        let b = body(Payload::Resign { game: [4; 32] });
+        let mut bytes = encode_body(&b);
+        bytes.push(0);
+        assert_eq!(decode_body(&bytes), Err(DecodeError::Trailing(1)));
+        // seq 300 is the varint ac 02; the same number spelt ac 82 00 is not canonical.
+        let bytes = encode_body(&b);
+        let at = bytes.windows(2).position(|w| w == [0xac, 0x02]).unwrap();
+        let mut long = bytes[..at].to_vec();
+        long.extend_from_slice(&[0xac, 0x82, 0x00]);
+        long.extend_from_slice(&bytes[at + 2..]);
+        assert!(matches!(
+            decode_body(&long),
+            Err(DecodeError::NonCanonical | DecodeError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn long_texts_and_frames_are_refused() {
+        let b = body(Payload::Leave { reason: "x".repeat(MAX_TEXT + 1) });
+        assert_eq!(decode_body(&encode_body(&b)), Err(DecodeError::TextTooLong));
+        assert_eq!(
+            split_frame(&vec![0; MAX_FRAME + 1]),
+            Err(DecodeError::TooLarge(MAX_FRAME + 1))
+        );
+        assert_eq!(split_frame(&[0; 64]), Err(DecodeError::TooShort(64)));
+    }
+
+    #[test]
+    fn a_transcript_round_trips_and_junk_is_refused() {
+        let t = crate::Transcript {
+            magic: TRANSCRIPT_MAGIC,
+            version: PROTOCOL_VERSION,
+            table: [5; 32],
+            frames: vec![crate::SavedFrame { from: Seat::Host, bytes: vec![1, 2, 3] }],
+        };
+        assert_eq!(decode_transcript(&encode_transcript(&t)), Ok(t));
+        assert!(decode_transcript(b"ARMADA\0Tjunk").is_err());
+        assert!(decode_transcript(b"hello").is_err());
+    }
+}
