@@ -200,7 +200,9 @@ mod tests {
 
     #[test]
     fn long_texts_and_frames_are_refused() {
-        let b = body(Payload::Leave { reason: "x".repeat(MAX_TEXT + 1) });
+        let b = body(Payload::Leave {
+            reason: "x".repeat(MAX_TEXT + 1),
+        });
         assert_eq!(decode_body(&encode_body(&b)), Err(DecodeError::TextTooLong));
         assert_eq!(
             split_frame(&vec![0; MAX_FRAME + 1]),
@@ -215,7 +217,10 @@ mod tests {
             magic: TRANSCRIPT_MAGIC,
             version: PROTOCOL_VERSION,
             table: [5; 32],
-            frames: vec![crate::SavedFrame { from: Seat::Host, bytes: vec![1, 2, 3] }],
+            frames: vec![crate::SavedFrame {
+                from: Seat::Host,
+                bytes: vec![1, 2, 3],
+            }],
         };
         assert_eq!(decode_transcript(&encode_transcript(&t)), Ok(t));
         assert!(decode_transcript(b"ARMADA\0Tjunk").is_err());

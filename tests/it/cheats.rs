@@ -397,6 +397,62 @@ mod c10_replays {
     }
 }
 
+mod c10_contribution_replay {
+    use super::*;
+    use armada_proto::Payload;
+
+    #[test]
+    fn a_game_one_contribution_replayed_into_game_two_is_refused() {
+        let host_fleet = standard();
+        let mut d = duel(Cheat::None);
+        d.host("A1");
+        d.host.handle_command(0, Command::Resign).unwrap();
+        d.drive();
+        let game_one: Vec<[u8; 32]> = d.liar.contributions.iter().map(|c| *c.expose()).collect();
+        d.host.handle_command(0, Command::PlayAgain).unwrap();
+        d.liar.send(Payload::PlayAgain { game: 1 });
+        d.drive();
+        d.liar.send(Payload::Nonce {
+            game: 1,
+            nonce: [8; 32],
+        });
+        d.drive();
+        d.host
+            .handle_command(0, Command::Place(host_fleet.clone()))
+            .unwrap();
+        d.drive();
+        d.host.handle_command(0, Command::Start).unwrap();
+        d.drive();
+        d.liar_misses(&host_fleet);
+        d.liar.cheat = Cheat::Stall; // answers by hand from here
+        d.host
+            .handle_command(
+                0,
+                Command::Act(armada::rules::Action::AirStrike(cells("E9")[0])),
+            )
+            .unwrap();
+        d.drive();
+        let (id, number) = (
+            d.liar.table.game_id().unwrap(),
+            d.liar.table.pending().unwrap().number,
+        );
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        // The host's strike is number 0: the liar answers with game one's contribution 0.
+        d.liar.send(Payload::Answer {
+            game: id,
+            number,
+            openings: vec![],
+            contribution: Some(game_one[0]),
+        });
+        d.drive();
+        assert_lie(
+            &d,
+            seq,
+            "the contribution to air strike 0 does not match its commitment",
+        );
+    }
+}
+
 mod c12_illegal_actions {
     use super::*;
     use armada::fair::shared::timeout_cell;

@@ -79,7 +79,7 @@ pub struct Liar {
     pub fleet: Fleet,
     pub board: Option<SealedBoard>,
     pub decks: CellSet,
-    contributions: Vec<Contribution>,
+    pub contributions: Vec<Contribution>,
     pub outbox: VecDeque<Vec<u8>>,
     answers: u32,
     host_commitments: Vec<[u8; 32]>,
