@@ -199,42 +199,7 @@ impl Game {
         if seat != self.mover {
             return Err(ActionError::NotYourTurn { mover: self.mover });
         }
-        if let Some(weapon) = action.weapon() {
-            if !self.variant.has_weapons() {
-                return Err(ActionError::NoWeapons);
-            }
-            if self.stock(seat).left(weapon) == 0 {
-                return Err(ActionError::Spent(weapon));
-            }
-        }
-        let chart = self.chart(seat);
-        let size = chart.size();
-        match *action {
-            Action::Shot(cell) => {
-                if !size.contains(cell) {
-                    return Err(ActionError::OffBoard(cell));
-                }
-                if !chart.is_unmarked(cell) {
-                    return Err(ActionError::AlreadyMarked(cell));
-                }
-            }
-            Action::Torpedo(torpedo) => {
-                let path = torpedo.path(size).ok_or(ActionError::LineOffBoard)?;
-                if !path.into_iter().any(|cell| chart.is_unmarked(cell)) {
-                    return Err(ActionError::LineMarked(torpedo));
-                }
-            }
-            Action::AirStrike(centre) | Action::Radar(centre) => {
-                if !size.contains(centre) {
-                    return Err(ActionError::OffBoard(centre));
-                }
-                let cells = square(centre, size).ok_or(ActionError::EdgeCentre(centre))?;
-                if !cells.iter().any(|&cell| chart.is_unmarked(cell)) {
-                    return Err(ActionError::SquareMarked(centre));
-                }
-            }
-        }
-        Ok(())
+        legal(self.variant, self.chart(seat), self.stock(seat), action)
     }
 
     /// Plays `action` for `seat` against `sea`. An air strike takes its `shells`;
@@ -249,55 +214,7 @@ impl Game {
     ) -> Result<Report, ActionError> {
         self.check(seat, &action)?;
         let mut chart = *self.chart(seat);
-        let size = chart.size();
-        let mut effects = Vec::new();
-        match (action, shells) {
-            (Action::Shot(cell), None) => fire(&mut chart, cell, sea, &mut effects)?,
-            (Action::Torpedo(torpedo), None) => {
-                let path = torpedo.path(size).ok_or(ActionError::LineOffBoard)?;
-                let mut wake = Vec::new();
-                let mut target = None;
-                for cell in path.filter(|&cell| chart.is_unmarked(cell)) {
-                    match sea.look(cell, &chart)? {
-                        Content::Water => wake.push(cell),
-                        deck @ Content::Deck { .. } => {
-                            target = Some((cell, deck));
-                            break;
-                        }
-                    }
-                }
-                for cell in wake {
-                    chart.set_miss(cell);
-                    effects.push(Effect::Miss(cell));
-                }
-                if let Some((cell, deck)) = target {
-                    strike(&mut chart, cell, deck, sea, &mut effects)?;
-                }
-            }
-            (Action::AirStrike(centre), Some(order)) => {
-                let cells = order
-                    .cells(centre, size)
-                    .ok_or(ActionError::EdgeCentre(centre))?;
-                for cell in cells {
-                    if chart.wrecks().len() >= self.decks {
-                        break;
-                    }
-                    if chart.is_unmarked(cell) {
-                        fire(&mut chart, cell, sea, &mut effects)?;
-                    } else {
-                        effects.push(Effect::Lost(cell));
-                    }
-                }
-            }
-            (Action::Radar(centre), None) => {
-                let cells = square(centre, size).ok_or(ActionError::EdgeCentre(centre))?;
-                for cell in cells.into_iter().filter(|&cell| chart.is_unmarked(cell)) {
-                    let deck = matches!(sea.look(cell, &chart)?, Content::Deck { .. });
-                    effects.push(Effect::Scanned { cell, deck });
-                }
-            }
-            _ => return Err(ActionError::ShellOrder),
-        }
+        let effects = resolve(&mut chart, self.decks, action, shells, sea)?;
 
         // Everything resolved: commit.
         self.charts[seat.index()] = chart;
@@ -396,6 +313,113 @@ impl Game {
             }
         }
     }
+}
+
+/// Whether a player with this chart and stock may play `action` in `variant`
+/// (turns aside): the one legality check for games, sessions and computer players.
+pub fn legal(
+    variant: Variant,
+    chart: &Chart,
+    stock: Stock,
+    action: &Action,
+) -> Result<(), ActionError> {
+    if let Some(weapon) = action.weapon() {
+        if !variant.has_weapons() {
+            return Err(ActionError::NoWeapons);
+        }
+        if stock.left(weapon) == 0 {
+            return Err(ActionError::Spent(weapon));
+        }
+    }
+    let size = chart.size();
+    match *action {
+        Action::Shot(cell) => {
+            if !size.contains(cell) {
+                return Err(ActionError::OffBoard(cell));
+            }
+            if !chart.is_unmarked(cell) {
+                return Err(ActionError::AlreadyMarked(cell));
+            }
+        }
+        Action::Torpedo(torpedo) => {
+            let path = torpedo.path(size).ok_or(ActionError::LineOffBoard)?;
+            if !path.into_iter().any(|cell| chart.is_unmarked(cell)) {
+                return Err(ActionError::LineMarked(torpedo));
+            }
+        }
+        Action::AirStrike(centre) | Action::Radar(centre) => {
+            if !size.contains(centre) {
+                return Err(ActionError::OffBoard(centre));
+            }
+            let cells = square(centre, size).ok_or(ActionError::EdgeCentre(centre))?;
+            if !cells.iter().any(|&cell| chart.is_unmarked(cell)) {
+                return Err(ActionError::SquareMarked(centre));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Resolves a legal `action` on `chart` against `sea`: the effects, in order. `decks` is
+/// the fleet's total (an air strike stops when the last falls). On error `chart` may be
+/// half-updated: callers resolve on a copy.
+pub fn resolve(
+    chart: &mut Chart,
+    decks: usize,
+    action: Action,
+    shells: Option<ShellOrder>,
+    sea: &mut impl Sea,
+) -> Result<Vec<Effect>, ActionError> {
+    let size = chart.size();
+    let mut effects = Vec::new();
+    match (action, shells) {
+        (Action::Shot(cell), None) => fire(chart, cell, sea, &mut effects)?,
+        (Action::Torpedo(torpedo), None) => {
+            let path = torpedo.path(size).ok_or(ActionError::LineOffBoard)?;
+            let mut wake = Vec::new();
+            let mut target = None;
+            for cell in path.filter(|&cell| chart.is_unmarked(cell)) {
+                match sea.look(cell, chart)? {
+                    Content::Water => wake.push(cell),
+                    deck @ Content::Deck { .. } => {
+                        target = Some((cell, deck));
+                        break;
+                    }
+                }
+            }
+            for cell in wake {
+                chart.set_miss(cell);
+                effects.push(Effect::Miss(cell));
+            }
+            if let Some((cell, deck)) = target {
+                strike(chart, cell, deck, sea, &mut effects)?;
+            }
+        }
+        (Action::AirStrike(centre), Some(order)) => {
+            let cells = order
+                .cells(centre, size)
+                .ok_or(ActionError::EdgeCentre(centre))?;
+            for cell in cells {
+                if chart.wrecks().len() >= decks {
+                    break;
+                }
+                if chart.is_unmarked(cell) {
+                    fire(chart, cell, sea, &mut effects)?;
+                } else {
+                    effects.push(Effect::Lost(cell));
+                }
+            }
+        }
+        (Action::Radar(centre), None) => {
+            let cells = square(centre, size).ok_or(ActionError::EdgeCentre(centre))?;
+            for cell in cells.into_iter().filter(|&cell| chart.is_unmarked(cell)) {
+                let deck = matches!(sea.look(cell, chart)?, Content::Deck { .. });
+                effects.push(Effect::Scanned { cell, deck });
+            }
+        }
+        _ => return Err(ActionError::ShellOrder),
+    }
+    Ok(effects)
 }
 
 /// A plain shot at an unmarked `cell` (also each air-strike shell).

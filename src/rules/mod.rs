@@ -25,7 +25,7 @@ pub use chart::{Chart, Mark};
 pub use coord::{BoardSize, Coord, CoordError, MAX_SIZE};
 pub use deduce::{Consistency, Facts, fit_fleet};
 pub use fleet::{Dir, Fleet, PlacementError, Ship};
-pub use game::{ActionError, DrawError, EndReason, Ending, Game, Seat};
+pub use game::{ActionError, DrawError, EndReason, Ending, Game, Seat, legal, resolve};
 pub use picture::{PictureError, parse_fleet, render};
 pub use placement::Placer;
 pub use sea::{Content, Recorder, Sea, SeaError};
