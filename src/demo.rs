@@ -4,11 +4,11 @@
 //! serves demonstration and measurement; real games never have one. [`Duet`]
 //! has none: two sessions that only exchange frames.
 
-use crate::ai::RandomPlayer;
+use crate::ai::{Level, RandomPlayer, View, radar_picture};
 use crate::fair::secret::{EntropyError, Secret};
 use crate::fair::sign::Identity;
 use crate::fair::wire;
-use crate::rules::{Fleet, Game, Placer, Report, Seat, ShellOrder, Variant};
+use crate::rules::{Coord, Fleet, Game, Placer, Report, Seat, ShellOrder, Variant};
 use crate::session::{Command, Session};
 
 /// A finished game with everything that happened in it.
@@ -32,20 +32,35 @@ pub fn play<R: rand::Rng + ?Sized>(variant: Variant, first: Seat, rng: &mut R) -
 pub fn play_fleets<R: rand::Rng + ?Sized>(
     variant: Variant,
     first: Seat,
+    fleets: [Fleet; 2],
+    rng: &mut R,
+) -> Record {
+    play_levels(variant, [Level::Random; 2], first, fleets, rng)
+}
+
+/// Plays computer levels (host's first) to the end over the given fleets; each sees
+/// its radar picture for its next action only.
+pub fn play_levels<R: rand::Rng + ?Sized>(
+    variant: Variant,
+    levels: [Level; 2],
+    first: Seat,
     mut fleets: [Fleet; 2],
     rng: &mut R,
 ) -> Record {
     let mut game = Game::new(variant, first, false);
     let mut reports = Vec::new();
+    let mut radar: [Option<Vec<(Coord, bool)>>; 2] = [None, None];
     while !game.is_over() {
         let seat = game.mover();
-        let action = RandomPlayer.choose(&game, seat, rng);
+        let view = View::of(&game, seat, radar[seat.index()].as_deref());
+        let action = levels[seat.index()].choose(&view, rng);
         let shells =
             matches!(action, crate::rules::Action::AirStrike(_)).then(|| ShellOrder::random(rng));
         let enemy = &mut fleets[seat.other().index()];
         let report = game
             .play(seat, action, shells, enemy)
-            .expect("the random player only plays legal actions against a whole fleet");
+            .expect("computer players only play legal actions against a whole fleet");
+        radar[seat.index()] = radar_picture(&report);
         reports.push((seat, report));
     }
     Record {

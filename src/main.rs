@@ -8,10 +8,11 @@ use clap::{Parser, Subcommand};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-use armada::demo::Duet;
+use armada::ai::{Level, SoloGame};
+use armada::demo::{Duet, play_levels};
 use armada::fair::table::Verdict;
 use armada::fair::verify;
-use armada::rules::{EndReason, Seat, Variant, render};
+use armada::rules::{EndReason, Placer, Seat, Variant, render};
 
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 #[derive(Debug, Parser)]
@@ -37,6 +38,29 @@ enum Command {
         /// Save the signed transcript here, for `armada verify`.
         #[arg(long, value_name = "FILE")]
         transcript: Option<PathBuf>,
+    },
+    /// Measures computer players: shots to sink a hidden fleet, or one level against another.
+    ///
+    /// With `--level`, each game is one player against a uniformly random fleet (no
+    /// opponent moving); the last line reads `level=… games=… mean_shots=… se=… p50_ms=… p99_ms=…`.
+    /// With `--match A:B`, A plays B with seats alternating; the last line reads
+    /// `match=A:B games=… wins=… losses=… draws=… win_rate=…`.
+    BenchAi {
+        /// The level to measure alone: random, easy or medium.
+        #[arg(long, conflicts_with = "versus")]
+        level: Option<Level>,
+        /// Two levels to play against each other, as A:B.
+        #[arg(long = "match", value_name = "A:B")]
+        versus: Option<String>,
+        /// How many games.
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Classic 10×10 (plain shots only) instead of Armada.
+        #[arg(long)]
+        classic: bool,
+        /// Seed for fleets and choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
@@ -76,6 +100,35 @@ fn run(cli: &Cli) -> Result<u8> {
             };
             let seed = seed.unwrap_or_else(rand::random);
             run_demo(variant, seed, transcript.as_deref())?;
+            Ok(0)
+        }
+        Command::BenchAi {
+            level,
+            versus,
+            games,
+            classic,
+            seed,
+        } => {
+            let variant = if *classic {
+                Variant::classic(10)?
+            } else {
+                Variant::Armada
+            };
+            anyhow::ensure!(*games > 0, "--games must be at least 1");
+            match (level, versus) {
+                (Some(level), None) => bench_level(*level, variant, *games, *seed),
+                (None, Some(pair)) => {
+                    let (a, b) = pair
+                        .split_once(':')
+                        .context("--match takes A:B, like hard:medium")?;
+                    let levels = [
+                        a.parse::<Level>().map_err(anyhow::Error::msg)?,
+                        b.parse::<Level>().map_err(anyhow::Error::msg)?,
+                    ];
+                    bench_match(levels, variant, *games, *seed);
+                }
+                _ => anyhow::bail!("say --level L or --match A:B"),
+            }
             Ok(0)
         }
         Command::Verify { json, file } => {
@@ -147,6 +200,82 @@ fn run_demo(variant: Variant, seed: u64, transcript: Option<&std::path::Path>) -
     Ok(())
 }
 
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(at).copied().unwrap_or(0.0)
+}
+
+fn bench_level(level: Level, variant: Variant, games: u32, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let placer = Placer::new(&variant.fleet());
+    let mut shots = Vec::with_capacity(games as usize);
+    let mut times = Vec::new();
+    for _ in 0..games {
+        let mut game = SoloGame::new(variant, placer.place(&mut rng));
+        while !game.is_over() {
+            let start = std::time::Instant::now();
+            let action = level.choose(&game.view(), &mut rng);
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+            game.play(action, &mut rng)
+                .expect("levels only choose legal actions");
+        }
+        shots.push(f64::from(game.actions()));
+    }
+    let n = shots.len() as f64;
+    let mean = shots.iter().sum::<f64>() / n;
+    let sd = (shots.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+    shots.sort_by(f64::total_cmp);
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{variant}: median {} shots, p90 {} shots",
+        percentile(&shots, 0.5),
+        percentile(&shots, 0.9)
+    );
+    println!(
+        "level={level} games={games} mean_shots={mean:.2} se={:.2} p50_ms={:.3} p99_ms={:.3}",
+        sd / n.sqrt(),
+        percentile(&times, 0.5),
+        percentile(&times, 0.99)
+    );
+}
+
+fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let placer = Placer::new(&variant.fleet());
+    let (mut wins, mut losses, draws) = (0u32, 0u32, 0u32);
+    for game in 0..games {
+        // Seats alternate: A is the host (and moves first) in even games.
+        let a = if game % 2 == 0 {
+            Seat::Host
+        } else {
+            Seat::Guest
+        };
+        let seated = if a == Seat::Host {
+            levels
+        } else {
+            [levels[1], levels[0]]
+        };
+        let fleets = [placer.place(&mut rng), placer.place(&mut rng)];
+        let record = play_levels(variant, seated, Seat::Host, fleets, &mut rng);
+        match record.game.ending().and_then(|e| e.winner) {
+            Some(w) if w == a => wins += 1,
+            Some(_) => losses += 1,
+            None => {}
+        }
+    }
+    let rate = f64::from(wins) / f64::from(games);
+    let margin = 1.96 * (rate * (1.0 - rate) / f64::from(games)).sqrt();
+    println!(
+        "{variant}: 95% interval for the win rate {:.3}–{:.3}",
+        rate - margin,
+        rate + margin
+    );
+    println!(
+        "match={}:{} games={games} wins={wins} losses={losses} draws={draws} win_rate={rate:.3}",
+        levels[0], levels[1]
+    );
+}
+
 /// Writes to standard output; a reader that went away (`| head`) is not an error.
 fn emit(text: &str) {
     use std::io::Write as _;
@@ -159,4 +288,14 @@ fn capitalise(text: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -1,8 +1,55 @@
 //! Computer players: they choose actions from what a player may know, through the rules alone.
 //!
-//! Architecture invariant: depends only on `rules`; never sees the enemy fleet,
-//! only its own chart, stock and the game's public state.
+//! A player is a [`Level`] and keeps nothing between actions (`&self` everywhere):
+//! what it may know comes in a [`View`] each time. A radar picture is in the view
+//! only for the action right after the sweep, so no level can use it later — the
+//! interface enforces RULES.md's "only for its next action", good intentions need not.
+//!
+//! Architecture invariant: depends only on `rules`; never sees the enemy fleet.
 
+mod levels;
 mod random;
+mod solo;
 
+pub use levels::Level;
 pub use random::RandomPlayer;
+pub use solo::{SoloGame, solo_game};
+
+use crate::rules::{Chart, Coord, Game, Seat, Stock, Variant};
+
+/// Everything a computer player may know when it chooses its next action.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    pub variant: Variant,
+    /// Its chart of the enemy board.
+    pub chart: &'a Chart,
+    pub stock: Stock,
+    /// What its radar showed — present only for the action right after the sweep.
+    pub radar: Option<&'a [(Coord, bool)]>,
+}
+
+impl<'a> View<'a> {
+    /// The view of `seat` in `game`, with the radar picture its last action produced, if any.
+    pub fn of(game: &'a Game, seat: Seat, radar: Option<&'a [(Coord, bool)]>) -> Self {
+        Self {
+            variant: game.variant(),
+            chart: game.chart(seat),
+            stock: game.stock(seat),
+            radar,
+        }
+    }
+}
+
+/// The radar picture a report carries, to hand to the next view (and no further).
+pub fn radar_picture(report: &crate::rules::Report) -> Option<Vec<(Coord, bool)>> {
+    matches!(report.action, crate::rules::Action::Radar(_)).then(|| {
+        report
+            .effects
+            .iter()
+            .filter_map(|e| match *e {
+                crate::rules::Effect::Scanned { cell, deck } => Some((cell, deck)),
+                _ => None,
+            })
+            .collect()
+    })
+}

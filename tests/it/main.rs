@@ -2,6 +2,7 @@
 
 mod support;
 
+mod ai;
 mod cheats;
 mod cli;
 mod coords;
