@@ -45,26 +45,10 @@ pub enum Consistency {
 pub fn fit_fleet(spec: &FleetSpec, facts: &Facts, budget: u32) -> Consistency {
     let size = spec.size();
     let board = CellSet::board(size);
-    let mut counts = [0u8; 13];
-    for &len in spec.lengths() {
-        counts[len as usize] += 1;
-    }
-    let mut ships = Vec::new();
-    let mut left = facts.wrecks & board;
-    while let Some(start) = left.iter().next() {
-        let group = left.component(start);
-        left -= group;
-        let Some(ship) = straight(group, size) else {
-            return Consistency::Impossible("a sunk ship is not one straight line");
-        };
-        let Some(count) = counts.get_mut(group.len()).filter(|c| **c > 0) else {
-            return Consistency::Impossible(
-                "more ships of that length are sunk than the fleet has",
-            );
-        };
-        *count -= 1;
-        ships.push(ship);
-    }
+    let (ships, mut counts) = match sunk_ships(spec, facts) {
+        Ok(found) => found,
+        Err(why) => return Consistency::Impossible(why),
+    };
     let wrecks = facts.wrecks & board;
     let blocked = facts.water | wrecks | wrecks.surroundings(size);
     let must = (facts.hits | facts.seen_decks) & board;
@@ -85,6 +69,33 @@ pub fn fit_fleet(spec: &FleetSpec, facts: &Facts, budget: u32) -> Consistency {
         Some(false) => Consistency::Impossible("no legal fleet fits the answers given"),
         None => Consistency::Undecided,
     }
+}
+
+/// The sunk ships the wrecks make (each group of wrecks one whole ship), and how many
+/// ships of each length are left afloat.
+pub(super) fn sunk_ships(
+    spec: &FleetSpec,
+    facts: &Facts,
+) -> Result<(Vec<Ship>, [u8; 13]), &'static str> {
+    let size = spec.size();
+    let mut counts = [0u8; 13];
+    for &len in spec.lengths() {
+        counts[len as usize] += 1;
+    }
+    let mut ships = Vec::new();
+    let mut left = facts.wrecks & CellSet::board(size);
+    while let Some(start) = left.iter().next() {
+        let group = left.component(start);
+        left -= group;
+        let ship = straight(group, size).ok_or("a sunk ship is not one straight line")?;
+        let count = counts
+            .get_mut(group.len())
+            .filter(|c| **c > 0)
+            .ok_or("more ships of that length are sunk than the fleet has")?;
+        *count -= 1;
+        ships.push(ship);
+    }
+    Ok((ships, counts))
 }
 
 fn straight(group: CellSet, size: BoardSize) -> Option<Ship> {
@@ -198,7 +209,7 @@ impl Search {
 }
 
 /// Every straight ship of `len` decks through `cell` (some may run off the board).
-fn through(cell: Coord, len: u8, size: BoardSize) -> Vec<Ship> {
+pub(super) fn through(cell: Coord, len: u8, size: BoardSize) -> Vec<Ship> {
     let mut ships = Vec::with_capacity(2 * len as usize);
     for back in 0..len {
         if let Some(bow) = cell.offset(-(back as i8), 0, size) {

@@ -14,6 +14,7 @@ mod fleet;
 mod game;
 mod picture;
 mod placement;
+mod sample;
 mod sea;
 mod variant;
 
@@ -28,5 +29,6 @@ pub use fleet::{Dir, Fleet, PlacementError, Ship};
 pub use game::{ActionError, DrawError, EndReason, Ending, Game, Seat, legal, resolve};
 pub use picture::{PictureError, parse_fleet, render};
 pub use placement::Placer;
+pub use sample::{SampleError, Sampler};
 pub use sea::{Content, Recorder, Sea, SeaError};
 pub use variant::{FleetSpec, FleetSpecError, Stock, Variant, VariantError, Weapon, ship_name};

@@ -12,6 +12,7 @@ mod liar;
 mod pair;
 mod placement;
 mod properties;
+mod sampler;
 mod scenarios;
 mod session;
 mod uniformity;
