@@ -21,10 +21,13 @@ pub enum Level {
     Easy,
     /// Hunt with parity, then target along the hits; weapons by simple rules.
     Medium,
+    /// Deck probabilities from uniformly sampled consistent layouts; every action by
+    /// its expected value.
+    Hard,
 }
 
 impl Level {
-    pub const ALL: [Self; 3] = [Self::Random, Self::Easy, Self::Medium];
+    pub const ALL: [Self; 4] = [Self::Random, Self::Easy, Self::Medium, Self::Hard];
 
     /// A fleet for a new game: uniformly random, so there is no pattern to learn.
     pub fn place<R: rand::Rng + ?Sized>(self, spec: &FleetSpec, rng: &mut R) -> Fleet {
@@ -37,6 +40,8 @@ impl Level {
             Self::Random => None,
             Self::Easy => easy(view, rng),
             Self::Medium => medium(view, rng),
+            // Falls back to medium's rules when the facts admit no sampling.
+            Self::Hard => super::hard::hard(view, rng).or_else(|| medium(view, rng)),
         };
         action
             .filter(|a| legal(view.variant, view.chart, view.stock, a).is_ok())
@@ -50,6 +55,7 @@ impl fmt::Display for Level {
             Self::Random => "random",
             Self::Easy => "easy",
             Self::Medium => "medium",
+            Self::Hard => "hard",
         })
     }
 }
@@ -61,7 +67,10 @@ impl FromStr for Level {
             "random" => Ok(Self::Random),
             "easy" => Ok(Self::Easy),
             "medium" => Ok(Self::Medium),
-            other => Err(format!("{other:?}: the levels are random, easy and medium")),
+            "hard" => Ok(Self::Hard),
+            other => Err(format!(
+                "{other:?}: the levels are random, easy, medium and hard"
+            )),
         }
     }
 }

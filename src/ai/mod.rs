@@ -7,6 +7,7 @@
 //!
 //! Architecture invariant: depends only on `rules`; never sees the enemy fleet.
 
+mod hard;
 mod levels;
 mod random;
 mod solo;
