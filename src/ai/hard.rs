@@ -83,8 +83,10 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
                         .map(|cells| (c, cells.iter().map(|&x| p(x)).sum::<f64>() * 5.0 / 9.0))
                 })
                 .max_by(|a, b| a.1.total_cmp(&b.1));
+            // Worth an action when it beats a shot by far: early, or on a crowded square.
             if let Some((centre, expected)) = strike
-                && expected >= 1.2
+                && expected >= 0.9
+                && expected >= 2.5 * best
                 && ok(&Action::AirStrike(centre))
             {
                 return Some(Action::AirStrike(centre));
@@ -110,8 +112,8 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
             if let Some(&(torpedo, hit, cleared)) = lines
                 .iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
-                && hit >= 0.97
-                && hit > best + 0.25
+                && hit >= 0.9
+                && best < 0.6
                 && cleared >= 4
             {
                 let heading = match (torpedo.heading, rng.random_bool(0.5)) {
