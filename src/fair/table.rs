@@ -218,6 +218,32 @@ struct Round {
     again: [bool; 2],
 }
 
+impl Round {
+    /// Whether `revealed` is what `seat` (with public key `key`) committed to for `strike`.
+    fn check_contribution(
+        &self,
+        key: &Hash,
+        seat: Seat,
+        strike: u8,
+        revealed: &Hash,
+    ) -> Result<(), String> {
+        let id = self.id.unwrap_or_default();
+        let committed = &self.commits[idx(seat)]
+            .as_ref()
+            .ok_or("no commitment")?
+            .contributions;
+        if committed.get(strike as usize)
+            == Some(&contribution_commitment(&id, seat, key, strike, revealed))
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "the contribution to air strike {strike} does not match its commitment"
+            ))
+        }
+    }
+}
+
 /// The observer of one table.
 #[derive(Clone, Debug)]
 pub struct Table {
@@ -937,18 +963,8 @@ impl Table {
             Action::AirStrike(_) => {
                 let ordinal = 2 - g.stock(from).air_strikes;
                 let strike = strike_number(from, ordinal);
-                let committed = &round.commits[idx(from)]
-                    .as_ref()
-                    .ok_or("no commitment")?
-                    .contributions;
                 let revealed = contribution.ok_or("an air strike without its contribution")?;
-                if committed.get(strike as usize)
-                    != Some(&contribution_commitment(&id, from, &key, strike, &revealed))
-                {
-                    return Err(format!(
-                        "the contribution to air strike {strike} does not match its commitment"
-                    ));
-                }
+                round.check_contribution(&key, from, strike, &revealed)?;
                 Some(strike)
             }
             _ if contribution.is_some() => {
@@ -1008,17 +1024,7 @@ impl Table {
             Some(strike) => {
                 let mine = contribution
                     .ok_or("an air strike's answer without the defender's contribution")?;
-                let committed = &round.commits[idx(from)]
-                    .as_ref()
-                    .ok_or("no commitment")?
-                    .contributions;
-                if committed.get(strike as usize)
-                    != Some(&contribution_commitment(&id, from, &key, strike, &mine))
-                {
-                    return Err(format!(
-                        "the contribution to air strike {strike} does not match its commitment"
-                    ));
-                }
+                round.check_contribution(&key, from, strike, &mine)?;
                 let theirs = pending.contribution.unwrap_or_default();
                 let (host, guest) = if attacker == Seat::Host {
                     (theirs, mine)

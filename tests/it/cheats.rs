@@ -341,15 +341,18 @@ mod c10_replays {
         );
     }
 
-    #[test]
-    fn a_game_one_opening_replayed_into_game_two_is_refused() {
+    /// Game one played honestly and resigned, game two started with the host to move;
+    /// the liar stops answering by itself. Returns game one's sealed board and
+    /// contributions, the material a replay would reuse.
+    fn into_game_two() -> (Duel, armada::fair::commit::SealedBoard, Vec<[u8; 32]>) {
         let host_fleet = standard();
         let mut d = duel(Cheat::None);
         d.host("A1");
         d.host.handle_command(0, Command::Resign).unwrap();
         d.drive();
         assert!(matches!(d.host.table().settled(), Some(Verdict::Honest(_))));
-        let game_one = d.liar.board.clone().unwrap();
+        let board = d.liar.board.clone().unwrap();
+        let contributions = d.liar.contributions.iter().map(|c| *c.expose()).collect();
         d.host.handle_command(0, Command::PlayAgain).unwrap();
         d.liar.send(Payload::PlayAgain { game: 1 });
         d.drive();
@@ -366,17 +369,16 @@ mod c10_replays {
         d.drive();
         // Game two: the guest moves first.
         d.liar_misses(&host_fleet);
-        d.liar.cheat = Cheat::Stall; // it answers by hand from here
-        let size = Variant::Armada.size();
-        d.host
-            .handle_command(0, Command::Act(armada::rules::Action::Shot(cells("A1")[0])))
-            .unwrap();
-        d.drive();
-        let stale = wire::opening(
-            &game_one.open(cells("A1")[0]),
-            armada::rules::Content::Deck { sinks: false },
-            size,
-        );
+        d.liar.cheat = Cheat::Stall;
+        (d, board, contributions)
+    }
+
+    /// The liar answers the pending action by hand; returns the seq of that answer.
+    fn answer_by_hand(
+        d: &mut Duel,
+        openings: Vec<armada_proto::WireOpening>,
+        contribution: Option<[u8; 32]>,
+    ) -> u32 {
         let (id, number) = (
             d.liar.table.game_id().unwrap(),
             d.liar.table.pending().unwrap().number,
@@ -385,66 +387,33 @@ mod c10_replays {
         d.liar.send(Payload::Answer {
             game: id,
             number,
-            openings: vec![stale],
-            contribution: None,
+            openings,
+            contribution,
         });
         d.drive();
+        seq
+    }
+
+    #[test]
+    fn a_game_one_opening_replayed_into_game_two_is_refused() {
+        let (mut d, game_one, _) = into_game_two();
+        d.host("A1");
+        let deck = armada::rules::Content::Deck { sinks: false };
+        let stale = wire::opening(&game_one.open(cells("A1")[0]), deck, Variant::Armada.size());
+        let seq = answer_by_hand(&mut d, vec![stale], None);
         assert_lie(
             &d,
             seq,
             "the opening of A1 does not match the committed fleet",
         );
     }
-}
-
-mod c10_contribution_replay {
-    use super::*;
-    use armada_proto::Payload;
 
     #[test]
     fn a_game_one_contribution_replayed_into_game_two_is_refused() {
-        let host_fleet = standard();
-        let mut d = duel(Cheat::None);
-        d.host("A1");
-        d.host.handle_command(0, Command::Resign).unwrap();
-        d.drive();
-        let game_one: Vec<[u8; 32]> = d.liar.contributions.iter().map(|c| *c.expose()).collect();
-        d.host.handle_command(0, Command::PlayAgain).unwrap();
-        d.liar.send(Payload::PlayAgain { game: 1 });
-        d.drive();
-        d.liar.send(Payload::Nonce {
-            game: 1,
-            nonce: [8; 32],
-        });
-        d.drive();
-        d.host
-            .handle_command(0, Command::Place(host_fleet.clone()))
-            .unwrap();
-        d.drive();
-        d.host.handle_command(0, Command::Start).unwrap();
-        d.drive();
-        d.liar_misses(&host_fleet);
-        d.liar.cheat = Cheat::Stall; // answers by hand from here
-        d.host
-            .handle_command(
-                0,
-                Command::Act(armada::rules::Action::AirStrike(cells("E9")[0])),
-            )
-            .unwrap();
-        d.drive();
-        let (id, number) = (
-            d.liar.table.game_id().unwrap(),
-            d.liar.table.pending().unwrap().number,
-        );
-        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        let (mut d, _, game_one) = into_game_two();
+        d.host("air E9");
         // The host's strike is number 0: the liar answers with game one's contribution 0.
-        d.liar.send(Payload::Answer {
-            game: id,
-            number,
-            openings: vec![],
-            contribution: Some(game_one[0]),
-        });
-        d.drive();
+        let seq = answer_by_hand(&mut d, vec![], Some(game_one[0]));
         assert_lie(
             &d,
             seq,

@@ -50,6 +50,17 @@ impl Pair {
         }
     }
 
+    /// A pair whose first game has just started (fleets placed, Start sent and taken in).
+    pub fn started(variant: Variant, timer: bool, seed: u64) -> Self {
+        let mut pair = Self::new(variant, timer, seed);
+        while pair.host.table().game().is_none() {
+            pair.drive();
+            assert!(pair.step_bots(), "the game starts");
+        }
+        pair.drive();
+        pair
+    }
+
     pub fn session(&mut self, seat: Seat) -> &mut Session {
         match seat {
             Seat::Host => &mut self.host,

@@ -114,13 +114,7 @@ mod draws {
     use armada::session::Command;
 
     fn started() -> Pair {
-        let mut pair = Pair::new(Variant::Armada, false, 9);
-        while pair.host.table().game().is_none() {
-            pair.drive();
-            assert!(pair.step_bots());
-        }
-        pair.drive();
-        pair
+        Pair::started(Variant::Armada, false, 9)
     }
 
     #[test]
@@ -207,13 +201,7 @@ mod timer {
     use armada::fair::table::Note;
 
     fn started_with_timer() -> Pair {
-        let mut pair = Pair::new(Variant::Armada, true, 10);
-        while pair.host.table().game().is_none() {
-            pair.drive();
-            assert!(pair.step_bots());
-        }
-        pair.drive();
-        pair
+        Pair::started(Variant::Armada, true, 10)
     }
 
     #[test]
