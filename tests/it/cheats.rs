@@ -484,25 +484,27 @@ mod c12_illegal_actions {
         assert_lie(&d, seq, "illegal action shot E9: it is the host's turn");
     }
 
-    #[test]
-    fn a_timeout_shot_must_hit_the_derived_cell() {
-        let (mut d, _) = liar_to_move();
+    /// The cell the liar's timeout shot must go to now.
+    fn due(d: &Duel) -> armada::rules::Coord {
         let table = &d.liar.table;
         let (id, game) = (table.game_id().unwrap(), table.game().unwrap());
-        let (seq, prev) = table.chain_head(Seat::Guest);
-        let due = timeout_cell(
+        let (_, prev) = table.chain_head(Seat::Guest);
+        timeout_cell(
             &id,
             &prev,
             game.actions(),
             game.chart(Seat::Guest).unmarked(),
         )
-        .unwrap();
-        let other = game
-            .chart(Seat::Guest)
-            .unmarked()
-            .iter()
-            .find(|c| *c != due)
-            .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_timeout_shot_must_hit_the_derived_cell() {
+        let (mut d, _) = liar_to_move();
+        let due = due(&d);
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        let open = d.liar.table.game().unwrap().chart(Seat::Guest).unmarked();
+        let other = open.iter().find(|c| *c != due).unwrap();
         d.liar.act(Action::Shot(other), true);
         d.drive();
         assert_lie(
@@ -515,16 +517,7 @@ mod c12_illegal_actions {
     #[test]
     fn a_timeout_shot_at_the_derived_cell_is_accepted() {
         let (mut d, _) = liar_to_move();
-        let table = &d.liar.table;
-        let (id, game) = (table.game_id().unwrap(), table.game().unwrap());
-        let (_, prev) = table.chain_head(Seat::Guest);
-        let due = timeout_cell(
-            &id,
-            &prev,
-            game.actions(),
-            game.chart(Seat::Guest).unmarked(),
-        )
-        .unwrap();
+        let due = due(&d);
         d.liar.act(Action::Shot(due), true);
         d.drive();
         assert_eq!(d.proven(), None);

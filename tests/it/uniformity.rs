@@ -144,37 +144,13 @@ fn the_test_rejects_placing_ships_only_where_they_fit() {
     );
 }
 
-#[test]
-fn random_shell_orders_are_uniform_over_all_15120() {
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
+/// χ² over the 15,120 ordered shell choices, 30 draws expected per choice.
+fn assert_uniform_orders(mut draw: impl FnMut(u64) -> ShellOrder) {
     let categories = ShellOrder::CHOICES as usize;
     let draws = 30 * categories as u64;
     let mut counts = vec![0u64; categories];
-    for _ in 0..draws {
-        counts[ShellOrder::random(&mut rng).ordinal() as usize] += 1;
-    }
-    let expected = draws as f64 / categories as f64;
-    let statistic: f64 = counts
-        .iter()
-        .map(|&n| (n as f64 - expected).powi(2) / expected)
-        .sum();
-    assert!(
-        statistic < critical((categories - 1) as f64),
-        "χ² = {statistic:.1}"
-    );
-}
-
-#[test]
-fn shared_shell_orders_are_uniform_over_all_15120() {
-    // Contributions as peers would draw them; the derivation must not favour any order.
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let categories = ShellOrder::CHOICES as usize;
-    let draws = 30 * categories as u64;
-    let mut counts = vec![0u64; categories];
-    for strike in 0..draws {
-        let (host, guest): ([u8; 32], [u8; 32]) = (rng.random(), rng.random());
-        let order = armada::fair::shared::shell_order(&[7; 32], (strike % 4) as u8, &host, &guest);
-        counts[order.ordinal() as usize] += 1;
+    for i in 0..draws {
+        counts[draw(i).ordinal() as usize] += 1;
     }
     let expected = draws as f64 / categories as f64;
     let statistic: f64 = counts
@@ -186,4 +162,20 @@ fn shared_shell_orders_are_uniform_over_all_15120() {
         "χ² = {statistic:.1}"
     );
     assert!(counts.iter().all(|&n| n > 0), "every order occurs");
+}
+
+#[test]
+fn random_shell_orders_are_uniform_over_all_15120() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    assert_uniform_orders(|_| ShellOrder::random(&mut rng));
+}
+
+#[test]
+fn shared_shell_orders_are_uniform_over_all_15120() {
+    // Contributions as peers would draw them; the derivation must not favour any order.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    assert_uniform_orders(|strike| {
+        let (host, guest): ([u8; 32], [u8; 32]) = (rng.random(), rng.random());
+        armada::fair::shared::shell_order(&[7; 32], (strike % 4) as u8, &host, &guest)
+    });
 }
