@@ -85,8 +85,8 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
                 .max_by(|a, b| a.1.total_cmp(&b.1));
             // Worth an action when it beats a shot by far: early, or on a crowded square.
             if let Some((centre, expected)) = strike
-                && expected >= 0.9
-                && expected >= 2.5 * best
+                && expected >= 1.0
+                && expected >= best + 0.5
                 && ok(&Action::AirStrike(centre))
             {
                 return Some(Action::AirStrike(centre));
@@ -113,7 +113,7 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
                 .iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)))
                 && hit >= 0.9
-                && best < 0.6
+                && hit >= best + 0.3
                 && cleared >= 4
             {
                 let heading = match (torpedo.heading, rng.random_bool(0.5)) {
