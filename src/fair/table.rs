@@ -774,7 +774,17 @@ impl Table {
                 }
             }
             Payload::Forfeit { game, owed } => {
+                // A claim can only be judged when its sender had seen every frame of the
+                // other peer; then the other must really owe what it names.
+                let other_next = self.chains[idx(from.other())].next();
+                let saw_all = other_next == 0 || seen == Some(other_next - 1);
+                let timer = self.settings.is_some_and(|s| s.timer);
                 let round = self.round_for(game)?;
+                if saw_all && !owes(round, from.other(), *owed, timer) {
+                    return Err(
+                        "a forfeit claim, but the other peer owed nothing of the kind".into(),
+                    );
+                }
                 if round.forfeit.is_none() {
                     round.forfeit = Some((from, *owed));
                     notes.push(Note::ForfeitClaimed {
@@ -1216,6 +1226,19 @@ impl Table {
         };
         round.settled = Some(verdict.clone());
         notes.push(Note::Settled(verdict));
+    }
+}
+
+/// Whether `debtor` owes `owed` in this round, as things stand.
+fn owes(round: &Round, debtor: Seat, owed: proto::Owed, timer: bool) -> bool {
+    let game = round.game.as_ref();
+    let over = game.is_some_and(Game::is_over) || round.lie.is_some();
+    match owed {
+        proto::Owed::Answer => round.pending.as_ref().is_some_and(|p| p.seat != debtor) && !over,
+        proto::Owed::Move => {
+            timer && !over && round.pending.is_none() && game.is_some_and(|g| g.mover() == debtor)
+        }
+        proto::Owed::Reveal => over && !round.revealed[idx(debtor)],
     }
 }
 

@@ -601,3 +601,52 @@ fn c15_two_signed_messages_with_one_number_are_provable_equivocation() {
         "two different signed messages carry this number (equivocation)",
     );
 }
+
+mod false_forfeits {
+    use super::*;
+    use armada_proto::{Owed, Payload};
+
+    #[test]
+    fn a_claim_that_nothing_was_owed_for_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        // The host is to move and waits for nothing: no answer is owed to the guest.
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        let game = d.liar.table.game_id().unwrap();
+        d.liar.send(Payload::Forfeit {
+            game,
+            owed: Owed::Answer,
+        });
+        d.drive();
+        assert_lie(
+            &d,
+            seq,
+            "a forfeit claim, but the other peer owed nothing of the kind",
+        );
+    }
+
+    #[test]
+    fn a_claim_that_crossed_the_owed_message_is_only_incomplete() {
+        let mut d = duel(Cheat::None);
+        // The host acts, but before its action arrives the guest claims the host never moved.
+        d.host
+            .handle_command(0, Command::Act(armada::rules::Action::Shot(cells("E8")[0])))
+            .unwrap();
+        let game = d.liar.table.game_id().unwrap();
+        d.liar.send(Payload::Forfeit {
+            game,
+            owed: Owed::Move,
+        });
+        d.drive();
+        assert_eq!(
+            d.proven(),
+            None,
+            "the claim crossed the action: not provably false"
+        );
+        assert_offline(
+            &d,
+            &Outcome::Incomplete(
+                "game 1: the guest claimed a forfeit: the host owed a move".into(),
+            ),
+        );
+    }
+}
