@@ -29,6 +29,8 @@ use super::wire;
 /// Positions the consistency search may try after one answer before it gives up
 /// (undecided, not a lie). Honest games stay far below it.
 const FIT_BUDGET: u32 = 200_000;
+/// The move timer, as RULES.md fixes it.
+pub const MOVE_MS: u32 = 15_000;
 /// Frames of a table beyond which an observer stops accepting more (a table of
 /// several hundred games; bounds what a peer can make the other store).
 const MAX_FRAMES: usize = 100_000;
@@ -257,6 +259,8 @@ pub struct Table {
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
     outside_lie: Option<Lie>,
+    /// (sender, seq) of every equivocation already on the record.
+    equivocations: HashSet<(Seat, u32)>,
     left: bool,
     /// The seat whose frames this process signed itself (a session's own): their
     /// signatures and the fleet-consistency of their answers need no re-check.
@@ -288,6 +292,7 @@ impl Table {
             round: None,
             finished: Vec::new(),
             outside_lie: None,
+            equivocations: HashSet::new(),
             left: false,
             own: None,
         }
@@ -486,7 +491,14 @@ impl Table {
                     seq: body.seq,
                 });
             }
-            // Two different signed messages with one number: provable to anyone.
+            // Two different signed messages with one number: provable to anyone. One
+            // such frame per number is kept as evidence; more add nothing.
+            if !self.equivocations.insert((from, body.seq)) {
+                return Err(Rejected::Duplicate {
+                    from,
+                    seq: body.seq,
+                });
+            }
             self.transcript.push((from, bytes.to_vec()));
             let lie = Lie {
                 liar: from,
@@ -568,8 +580,11 @@ impl Table {
                 notes.push(Note::LieProven(lie));
                 Self::try_settle(round, &mut notes);
             }
-            Some(_) => {}
-            None => {
+            // A lie already stands: a later one (a bad reveal after it, say) still
+            // completes what the round was waiting for.
+            Some(round) if round.settled.is_none() => Self::try_settle(round, &mut notes),
+            // After the settlement a lie is kept at table level, never dropped.
+            Some(_) | None => {
                 if self.outside_lie.is_none() {
                     self.outside_lie = Some(lie.clone());
                     notes.push(Note::LieProven(lie));
@@ -618,8 +633,15 @@ impl Table {
                     return Err("only the host sets the table, once".into());
                 }
                 wire::variant(settings.game).map_err(|e| e.to_string())?;
-                if settings.move_ms < 1000 || settings.answer_ms < 100 || settings.reveal_ms < 100 {
-                    return Err("the table's deadlines are too short to play".into());
+                // RULES.md fixes the move timer at 15 s; the other deadlines must let a
+                // game be played, and must not let a peer stall for days.
+                let bounded = |ms: u32, low: u32, high: u32| (low..=high).contains(&ms);
+                if settings.move_ms != MOVE_MS
+                    || !bounded(settings.answer_ms, 100, 120_000)
+                    || !bounded(settings.reveal_ms, 100, 600_000)
+                    || !bounded(settings.grace_ms, 0, 600_000)
+                {
+                    return Err("the table's deadlines are outside what the rules allow".into());
                 }
                 self.settings = Some(*settings);
                 notes.push(Note::Settings(*settings));
@@ -812,6 +834,9 @@ impl Table {
             }
             Payload::Verdict { game, verdict } => {
                 let round = self.round_for(game)?;
+                if round.verdicts[idx(from)].is_some() {
+                    return Err("a second verdict for one game".into());
+                }
                 round.verdicts[idx(from)] = Some(verdict.clone());
                 notes.push(Note::VerdictSent {
                     seat: from,
@@ -1208,9 +1233,13 @@ impl Table {
         }
         let revealed = round.revealed.iter().all(|r| *r);
         let ending = round.game.as_ref().and_then(Game::ending);
+        let started = round.game.is_some();
         let verdict = match (&round.lie, round.forfeit, ending) {
-            // A proven lie stands once both reveals are in, or once waiting for them ended.
-            (Some(lie), claim, _) if revealed || claim.is_some() => Verdict::Lie(lie.clone()),
+            // A proven lie stands once both reveals are in, or once waiting for them
+            // ended, or at once before the start (there is nothing to reveal).
+            (Some(lie), claim, _) if revealed || claim.is_some() || !started => {
+                Verdict::Lie(lie.clone())
+            }
             (None, Some((claimant, owed)), _) => Verdict::Incomplete(format!(
                 "the {claimant} claimed a forfeit: the {} owed {}",
                 claimant.other(),

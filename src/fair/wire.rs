@@ -13,6 +13,10 @@ pub enum WireError {
     Cell(u8),
     #[error("the table's game is not one this client plays: {0}")]
     Game(String),
+    #[error("torpedo line {0} is off the board")]
+    Line(u8),
+    #[error("a ship of {0} decks cannot lie on this board")]
+    Length(u8),
 }
 
 pub fn seat(seat: Seat) -> proto::Seat {
@@ -89,7 +93,11 @@ pub fn from_action(action: proto::WireAction, size: BoardSize) -> Result<Action,
                 proto::Heading::Down => Heading::Down,
                 proto::Heading::Up => Heading::Up,
             },
-            line,
+            line: if line < size.side() {
+                line
+            } else {
+                return Err(WireError::Line(line));
+            },
         }),
     })
 }
@@ -143,6 +151,9 @@ pub fn ship(ship: &Ship, size: BoardSize) -> proto::WireShip {
 }
 
 pub fn from_ship(ship: proto::WireShip, size: BoardSize) -> Result<Ship, WireError> {
+    if ship.len == 0 || ship.len > size.side() {
+        return Err(WireError::Length(ship.len));
+    }
     let dir = if ship.down { Dir::Down } else { Dir::Across };
     Ok(Ship::new(cell(ship.bow, size)?, dir, ship.len))
 }

@@ -54,11 +54,14 @@ impl Torpedo {
 impl fmt::Display for Torpedo {
     /// `torpedo row 3 →`, `torpedo column C ↑`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Any line at all prints (a peer may send nonsense); wider arithmetic never overflows.
+        let row = u16::from(self.line) + 1;
+        let column = char::from_u32(u32::from(b'A') + u32::from(self.line)).unwrap_or('?');
         match self.heading {
-            Heading::Right => write!(f, "torpedo row {} →", self.line + 1),
-            Heading::Left => write!(f, "torpedo row {} ←", self.line + 1),
-            Heading::Down => write!(f, "torpedo column {} ↓", char::from(b'A' + self.line)),
-            Heading::Up => write!(f, "torpedo column {} ↑", char::from(b'A' + self.line)),
+            Heading::Right => write!(f, "torpedo row {row} →"),
+            Heading::Left => write!(f, "torpedo row {row} ←"),
+            Heading::Down => write!(f, "torpedo column {column} ↓"),
+            Heading::Up => write!(f, "torpedo column {column} ↑"),
         }
     }
 }

@@ -53,7 +53,8 @@ impl Ship {
             Dir::Down => (0, 1),
         };
         let mut mask = CellSet::EMPTY;
-        for step in 0..self.len as i8 {
+        for step in 0..self.len {
+            let step = i8::try_from(step).ok()?;
             mask.insert(self.bow.offset(dc * step, dr * step, size)?);
         }
         (size.contains(self.bow)).then_some(mask)
@@ -65,11 +66,14 @@ impl Ship {
     }
 
     fn stern_text(&self) -> String {
+        // Wide arithmetic: a ship a peer describes may be any length at all.
+        let extra = u32::from(self.len.max(1)) - 1;
         let (col, row) = match self.dir {
-            Dir::Across => (self.bow.col() + self.len - 1, self.bow.row()),
-            Dir::Down => (self.bow.col(), self.bow.row() + self.len - 1),
+            Dir::Across => (u32::from(self.bow.col()) + extra, u32::from(self.bow.row())),
+            Dir::Down => (u32::from(self.bow.col()), u32::from(self.bow.row()) + extra),
         };
-        format!("{}{}", char::from(b'A' + col), row + 1)
+        let letter = char::from_u32(u32::from(b'A') + col).unwrap_or('?');
+        format!("{letter}{}", row + 1)
     }
 }
 

@@ -650,3 +650,89 @@ mod false_forfeits {
         );
     }
 }
+
+mod malformed_fields {
+    use super::*;
+    use armada::fair::sign::Identity;
+    use armada::fair::table::{Table, join_proof, table_id};
+    use armada_proto::{Body, PROTOCOL_VERSION, Payload};
+
+    #[test]
+    fn a_torpedo_line_off_the_board_is_named_not_a_panic() {
+        let mut d = duel(Cheat::None);
+        d.host_misses();
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        let game = d.liar.table.game_id().unwrap();
+        let number = d.liar.table.game().unwrap().actions();
+        let action = armada_proto::WireAction::Torpedo {
+            heading: armada_proto::Heading::Down,
+            line: 255,
+        };
+        d.liar.send(Payload::Act {
+            game,
+            number,
+            action,
+            timeout: false,
+            contribution: None,
+        });
+        d.drive();
+        assert_lie(&d, seq, "torpedo line 255 is off the board");
+    }
+
+    #[test]
+    fn a_host_cannot_shorten_the_move_timer() {
+        let secret = [5; 32];
+        let (host, guest) = (Identity::generate(), Identity::generate());
+        let mut table = Table::new(table_id(&secret));
+        let frame = |who: &Identity, from, seq, prev, payload| {
+            who.seal(&Body {
+                version: PROTOCOL_VERSION,
+                table: table_id(&secret),
+                from,
+                seq,
+                prev,
+                seen: [0; 32],
+                payload,
+            })
+        };
+        let hello = frame(
+            &guest,
+            armada_proto::Seat::Guest,
+            0,
+            [0; 32],
+            Payload::Hello {
+                key: guest.public(),
+                join: Some(join_proof(&secret, &guest.public())),
+            },
+        );
+        table.receive(Seat::Guest, &hello).unwrap();
+        let host_hello = frame(
+            &host,
+            armada_proto::Seat::Host,
+            0,
+            [0; 32],
+            Payload::Hello {
+                key: host.public(),
+                join: None,
+            },
+        );
+        table.receive(Seat::Host, &host_hello).unwrap();
+        let mut settings = crate::pair::settings(Variant::Armada, true);
+        settings.move_ms = 1_000;
+        let prev = armada::fair::sign::frame_hash(&host_hello);
+        let bad = frame(
+            &host,
+            armada_proto::Seat::Host,
+            1,
+            prev,
+            Payload::Settings(settings),
+        );
+        table.receive(Seat::Host, &bad).unwrap();
+        let lie = table.first_lie().expect("caught");
+        assert_eq!((lie.liar, lie.seq), (Seat::Host, 1));
+        assert_eq!(
+            lie.reason,
+            "the table's deadlines are outside what the rules allow"
+        );
+    }
+}
