@@ -261,7 +261,8 @@ pub struct Table {
     outside_lie: Option<Lie>,
     /// (sender, seq) of every equivocation already on the record.
     equivocations: HashSet<(Seat, u32)>,
-    left: bool,
+    /// The seat that left the table: its later frames are refused, the other's are not.
+    left: Option<Seat>,
     /// The seat whose frames this process signed itself (a session's own): their
     /// signatures and the fleet-consistency of their answers need no re-check.
     own: Option<Seat>,
@@ -293,7 +294,7 @@ impl Table {
             finished: Vec::new(),
             outside_lie: None,
             equivocations: HashSet::new(),
-            left: false,
+            left: None,
             own: None,
         }
     }
@@ -446,7 +447,7 @@ impl Table {
     }
 
     pub fn has_left(&self) -> bool {
-        self.left
+        self.left.is_some()
     }
 
     /// Radar knowledge of `attacker` about the enemy board: (decks, water).
@@ -458,7 +459,7 @@ impl Table {
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        if self.left || self.transcript.len() >= MAX_FRAMES {
+        if self.left == Some(from) || self.transcript.len() >= MAX_FRAMES {
             return Err(Rejected::Closed);
         }
         let frame = Frame::decode(bytes)?;
@@ -860,11 +861,22 @@ impl Table {
                 }
             }
             Payload::Leave { reason } => {
-                self.left = true;
+                self.left = Some(from);
                 notes.push(Note::Left {
                     seat: from,
                     reason: reason.clone(),
                 });
+                // Leaving a game under way is resigning it: the round still settles,
+                // by the reveal the leaver no longer sends (a forfeit on the record).
+                if let Some(round) = self.round.as_mut()
+                    && let Some(game) = round.game.as_mut()
+                    && let Ok(ending) = game.resign(from)
+                {
+                    round.pending = None;
+                    round.accept = None;
+                    round.ended_by = Some((from, seq));
+                    notes.push(Note::Ended(ending));
+                }
             }
         }
         Ok(())

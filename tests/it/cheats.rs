@@ -736,3 +736,36 @@ mod malformed_fields {
         );
     }
 }
+
+#[test]
+fn leaving_mid_game_resigns_it_and_the_round_still_settles() {
+    let mut d = duel(Cheat::None);
+    d.host("A1");
+    d.liar.cheat = Cheat::NoReveal;
+    d.liar.send(armada_proto::Payload::Leave {
+        reason: "bored".into(),
+    });
+    d.drive();
+    let ending = d.host.table().game().unwrap().ending().expect("ended");
+    assert_eq!(
+        (ending.winner, ending.reason),
+        (Some(Seat::Host), armada::rules::EndReason::Resigned)
+    );
+    assert!(
+        d.host.table().revealed(Seat::Host),
+        "the host's own frames are still taken in"
+    );
+    let deadline = d
+        .host
+        .poll_timeout()
+        .expect("waiting for the leaver's reveal");
+    d.host.handle_timeout(deadline);
+    d.drive();
+    assert_eq!(
+        d.host.table().settled(),
+        Some(&Verdict::Incomplete(
+            "the host claimed a forfeit: the guest owed a reveal".into()
+        ))
+    );
+    assert_eq!(d.host.score(), [2, 0]);
+}
