@@ -621,6 +621,19 @@ impl Table {
                 round.accept = None;
             }
         }
+        // Who accepted a draw is bound by it: no more moves, offers or resignations.
+        if let Some(round) = self.round.as_ref()
+            && round.accept.is_some_and(|(acceptor, _)| acceptor == from)
+            && matches!(
+                body.payload,
+                Payload::Act { .. }
+                    | Payload::DrawOffer { .. }
+                    | Payload::DrawAnswer { .. }
+                    | Payload::Resign { .. }
+            )
+        {
+            return Err("a move after accepting a draw".into());
+        }
         match &body.payload {
             Payload::Hello { key, .. } => {
                 if seq != 0 {
@@ -1279,7 +1292,14 @@ fn owes(round: &Round, debtor: Seat, owed: proto::Owed, timer: bool) -> bool {
         proto::Owed::Move => {
             timer && !over && round.pending.is_none() && game.is_some_and(|g| g.mover() == debtor)
         }
-        proto::Owed::Reveal => over && !round.revealed[idx(debtor)],
+        // After the end; or, for an offerer whose draw was accepted, as its confirmation.
+        proto::Owed::Reveal => {
+            (over
+                || round
+                    .accept
+                    .is_some_and(|(acceptor, _)| acceptor == debtor.other()))
+                && !round.revealed[idx(debtor)]
+        }
     }
 }
 

@@ -395,6 +395,11 @@ impl Session {
         if game.is_over() {
             return Err(CommandError::Action(ActionError::GameOver));
         }
+        if self.table.accepted_draw() == Some(self.me) {
+            return Err(CommandError::NotNow(
+                "you accepted a draw; the game ends with it",
+            ));
+        }
         Ok((id, game))
     }
 
@@ -579,6 +584,11 @@ impl Session {
     fn refresh_wait(&mut self, now: Millis) {
         let timer = self.table.settings().is_some_and(|s| s.timer);
         let wait = match (self.table.game(), self.table.pending()) {
+            // I accepted a draw: the offerer owes its confirming reveal.
+            (Some(_), _) if self.table.accepted_draw() == Some(self.me) => {
+                let number = self.table.game_number().unwrap_or(0);
+                (self.forfeit_sent.is_none()).then_some(Wait::Reveal { game: number })
+            }
             (Some(game), _) if game.is_over() => {
                 let number = self.table.game_number().unwrap_or(0);
                 (!self.table.revealed(self.me.other()) && self.forfeit_sent.is_none())

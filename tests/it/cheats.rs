@@ -769,3 +769,62 @@ fn leaving_mid_game_resigns_it_and_the_round_still_settles() {
     );
     assert_eq!(d.host.score(), [2, 0]);
 }
+
+mod draw_binding {
+    use super::*;
+    use armada_proto::Payload;
+
+    #[test]
+    fn acting_after_accepting_a_draw_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        d.host_misses(); // the guest is to move
+        d.host.handle_command(0, Command::OfferDraw).unwrap();
+        d.drive();
+        // The lying guest accepts, then moves anyway: it is bound by its acceptance.
+        let (game, number) = (
+            d.liar.table.game_id().unwrap(),
+            d.liar.table.game().unwrap().actions(),
+        );
+        d.liar.send(Payload::DrawAnswer {
+            game,
+            number,
+            accept: true,
+        });
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar
+            .act(armada::rules::Action::Shot(cells("A10")[0]), false);
+        d.drive();
+        let lie = d.proven().expect("caught");
+        assert_eq!((lie.liar, lie.seq), (Seat::Guest, seq));
+    }
+
+    #[test]
+    fn an_offerer_who_never_confirms_an_accepted_draw_forfeits_on_the_record() {
+        let mut d = duel(Cheat::NoReveal);
+        d.host_misses();
+        d.liar.send(Payload::DrawOffer {
+            game: d.liar.table.game_id().unwrap(),
+            number: d.liar.table.game().unwrap().actions(),
+        });
+        d.drive();
+        d.host.handle_command(0, Command::AnswerDraw(true)).unwrap();
+        d.liar.cheat = Cheat::Stall;
+        // The liar's table sees the acceptance but it never sends the confirming reveal.
+        while let Some(frame) = d.host.poll_transmit() {
+            let _ = d.liar.table.receive(Seat::Host, &frame);
+        }
+        assert!(
+            d.host.handle_command(0, Command::OfferDraw).is_err(),
+            "the acceptor is bound"
+        );
+        let deadline = d.host.poll_timeout().expect("waiting for the confirmation");
+        d.host.handle_timeout(deadline);
+        d.drive();
+        assert_eq!(
+            d.host.table().settled(),
+            Some(&Verdict::Incomplete(
+                "the host claimed a forfeit: the guest owed a reveal".into()
+            ))
+        );
+    }
+}
