@@ -206,6 +206,8 @@ struct Round {
     /// Cells each attacker's radar proved: (decks, water).
     seen: [(CellSet, CellSet); 2],
     history: Vec<Played>,
+    /// The seat and seq of the newest draw offer.
+    offer: Option<(Seat, u32)>,
     /// The acceptor and the seq of a draw acceptance waiting for the offerer's confirmation.
     accept: Option<(Seat, u32)>,
     /// The seat and seq of the message that ended the game.
@@ -753,8 +755,20 @@ impl Table {
                 if *number > g.actions() {
                     return Err("a draw offer for an action not yet played".into());
                 }
+                // Two offers that crossed: both want a draw, so it is agreed.
+                if let Some((offerer, offer_seq)) = round.offer
+                    && offerer == from.other()
+                    && g.draw_offer() == Some(offerer)
+                    && !Self::covers(seen, offer_seq)
+                    && let Ok(Some(ending)) = g.answer_draw(from, true)
+                {
+                    round.ended_by = Some((from, seq));
+                    notes.push(Note::Ended(ending));
+                    return Ok(());
+                }
                 g.offer_draw(from)
                     .map_err(|e| format!("draw offer refused: {e}"))?;
+                round.offer = Some((from, seq));
                 notes.push(Note::DrawOffered(from));
             }
             Payload::DrawAnswer {
@@ -913,6 +927,7 @@ impl Table {
             pending: None,
             seen: [(CellSet::EMPTY, CellSet::EMPTY); 2],
             history: Vec::new(),
+            offer: None,
             accept: None,
             ended_by: None,
             lie: None,
@@ -1135,6 +1150,15 @@ impl Table {
         let looked: HashSet<Coord> = view.looked.iter().map(|(c, _)| *c).collect();
         if proven.iter().any(|(c, _)| !looked.contains(c)) {
             return Err("the answer opens cells the rules did not ask for".into());
+        }
+        if !proven
+            .iter()
+            .map(|(c, _)| *c)
+            .eq(view.looked.iter().map(|(c, _)| *c))
+        {
+            return Err(
+                "the answer's openings are not in the order the rules looked at them".into(),
+            );
         }
         let seen_by = &mut round.seen[idx(attacker)];
         for effect in &report.effects {

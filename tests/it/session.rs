@@ -145,6 +145,24 @@ mod draws {
     }
 
     #[test]
+    fn two_offers_that_cross_agree_a_draw_on_both_sides() {
+        let mut pair = started();
+        pair.host.handle_command(0, Command::OfferDraw).unwrap();
+        pair.guest.handle_command(0, Command::OfferDraw).unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let settled = pair.session(seat).table().settled().cloned();
+            let Some(Verdict::Honest(ending)) = settled else {
+                panic!("{seat}: {settled:?}")
+            };
+            assert_eq!(
+                (ending.winner, ending.reason),
+                (None, EndReason::DrawAgreed)
+            );
+        }
+    }
+
+    #[test]
     fn a_declined_offer_lets_the_game_go_on() {
         let mut pair = started();
         pair.guest.handle_command(0, Command::OfferDraw).unwrap();
