@@ -29,6 +29,8 @@ use super::wire;
 /// Positions the consistency search may try after one answer before it gives up
 /// (undecided, not a lie). Honest games stay far below it.
 const FIT_BUDGET: u32 = 200_000;
+/// Bytes of frames a table keeps at most: its transcript stays readable by `verify`.
+const MAX_STORED: usize = proto::MAX_TRANSCRIPT - 1024 * 1024;
 /// The move timer, as RULES.md fixes it.
 pub const MOVE_MS: u32 = 15_000;
 /// Frames of a table beyond which an observer stops accepting more (a table of
@@ -140,7 +142,8 @@ pub enum Verdict {
 
 #[derive(Clone, Debug, Default)]
 struct Chain {
-    frames: Vec<(Hash, Vec<u8>)>,
+    /// Each frame's message hash and its place in the transcript (bytes are kept once).
+    frames: Vec<(Hash, usize)>,
     /// Index into the other chain of the newest frame this chain has seen.
     seen: Option<u32>,
 }
@@ -261,6 +264,8 @@ pub struct Table {
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
     outside_lie: Option<Lie>,
+    /// Bytes of all frames kept.
+    stored: usize,
     /// (sender, seq) of every equivocation already on the record.
     equivocations: HashSet<(Seat, u32)>,
     /// The seat that left the table: its later frames are refused, the other's are not.
@@ -296,6 +301,7 @@ impl Table {
             finished: Vec::new(),
             outside_lie: None,
             equivocations: HashSet::new(),
+            stored: 0,
             left: None,
             own: None,
         }
@@ -461,7 +467,10 @@ impl Table {
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        if self.left == Some(from) || self.transcript.len() >= MAX_FRAMES {
+        if self.left == Some(from)
+            || self.transcript.len() >= MAX_FRAMES
+            || self.stored + bytes.len() > MAX_STORED
+        {
             return Err(Rejected::Closed);
         }
         let frame = Frame::decode(bytes)?;
@@ -486,29 +495,7 @@ impl Table {
         }
         let chain = &self.chains[idx(from)];
         if body.seq < chain.next() {
-            let (_, earlier) = &chain.frames[body.seq as usize];
-            let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
-            if earlier_body == frame.body_bytes() {
-                return Err(Rejected::Duplicate {
-                    from,
-                    seq: body.seq,
-                });
-            }
-            // Two different signed messages with one number: provable to anyone. One
-            // such frame per number is kept as evidence; more add nothing.
-            if !self.equivocations.insert((from, body.seq)) {
-                return Err(Rejected::Duplicate {
-                    from,
-                    seq: body.seq,
-                });
-            }
-            self.transcript.push((from, bytes.to_vec()));
-            let lie = Lie {
-                liar: from,
-                seq: body.seq,
-                reason: "two different signed messages carry this number (equivocation)".into(),
-            };
-            return Ok(self.prove(lie));
+            return self.earlier(from, &frame, bytes);
         }
         if body.seq > chain.next() {
             return Err(Rejected::OutOfOrder {
@@ -528,8 +515,11 @@ impl Table {
                 .map(Some)
         };
         let previous_seen = chain.seen;
-        self.chains[idx(from)].frames.push((hash, bytes.to_vec()));
+        self.chains[idx(from)]
+            .frames
+            .push((hash, self.transcript.len()));
         self.transcript.push((from, bytes.to_vec()));
+        self.stored += bytes.len();
         if body.version != PROTOCOL_VERSION || !link_ok {
             return Ok(self.prove(Lie {
                 liar: from,
@@ -557,6 +547,26 @@ impl Table {
                 Ok(notes)
             }
         }
+    }
+
+    /// A frame whose number was already taken: a harmless repeat, or equivocation.
+    fn earlier(&mut self, from: Seat, frame: &Frame, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
+        let seq = frame.body.seq;
+        let (_, at) = self.chains[idx(from)].frames[seq as usize];
+        let earlier = &self.transcript[at].1;
+        let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
+        // One piece of evidence per number is kept; more add nothing.
+        if earlier_body == frame.body_bytes() || !self.equivocations.insert((from, seq)) {
+            return Err(Rejected::Duplicate { from, seq });
+        }
+        // Two different signed messages with one number: provable to anyone.
+        self.transcript.push((from, bytes.to_vec()));
+        self.stored += bytes.len();
+        Ok(self.prove(Lie {
+            liar: from,
+            seq,
+            reason: "two different signed messages carry this number (equivocation)".into(),
+        }))
     }
 
     /// Whether the frame that `seen` points at (the newest of the other chain seen by
