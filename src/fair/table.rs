@@ -811,8 +811,23 @@ impl Table {
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("resigning before the start")?;
                 if g.is_over() {
+                    // Two resignations that crossed: both gave up, nobody wins.
+                    if crossed(round.ended_by, from, seen)
+                        && g.ending()
+                            .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
+                    {
+                        let ending = g.mutual_resignation();
+                        round.ended_by = Some((from, seq));
+                        notes.push(Note::Ended(ending));
+                        return Ok(());
+                    }
                     notes.push(Note::Void);
                     return Ok(());
+                }
+                // An answer already on its way would cross the resignation and the two
+                // sides could disagree on the ending: wait for it first.
+                if round.pending.as_ref().is_some_and(|p| p.seat == from) {
+                    return Err("a resignation while the own action waits for its answer".into());
                 }
                 let ending = g.resign(from).map_err(|e| e.to_string())?;
                 round.pending = None;

@@ -255,6 +255,17 @@ impl Game {
         })
     }
 
+    /// Both seats resigned at once: the game ends with no winner.
+    pub fn mutual_resignation(&mut self) -> Ending {
+        let ending = Ending {
+            winner: None,
+            reason: EndReason::Resigned,
+        };
+        self.draw_offer = None;
+        self.ending = Some(ending);
+        ending
+    }
+
     /// `loser` loses by forfeit (a lie, a refused reveal, a deadline: the caller knows).
     pub fn forfeit(&mut self, loser: Seat) -> Result<Ending, ActionError> {
         self.end(Ending {

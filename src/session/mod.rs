@@ -327,6 +327,9 @@ impl Session {
             }
             Command::Resign => {
                 let (id, _) = self.live_game()?;
+                if self.table.pending().is_some_and(|p| p.seat == self.me) {
+                    return Err(CommandError::NotNow("wait for the answer to your action"));
+                }
                 self.send_now(now, Payload::Resign { game: id })?;
             }
             Command::PlayAgain => {

@@ -163,6 +163,45 @@ mod draws {
     }
 
     #[test]
+    fn two_resignations_that_cross_end_the_game_with_no_winner_on_both_sides() {
+        let mut pair = started();
+        pair.host.handle_command(0, Command::Resign).unwrap();
+        pair.guest.handle_command(0, Command::Resign).unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let settled = pair.session(seat).table().settled().cloned();
+            let Some(Verdict::Honest(ending)) = settled else {
+                panic!("{seat}: {settled:?}")
+            };
+            assert_eq!((ending.winner, ending.reason), (None, EndReason::Resigned));
+        }
+        assert_eq!(pair.host.score(), pair.guest.score());
+    }
+
+    #[test]
+    fn no_resigning_while_the_own_action_waits_for_its_answer() {
+        let mut pair = started();
+        let cell = pair
+            .host
+            .table()
+            .game()
+            .unwrap()
+            .chart(Seat::Host)
+            .unmarked()
+            .iter()
+            .next()
+            .unwrap();
+        pair.host
+            .handle_command(0, Command::Act(Action::Shot(cell)))
+            .unwrap();
+        assert!(pair.host.handle_command(0, Command::Resign).is_err());
+        pair.drive();
+        pair.host
+            .handle_command(0, Command::Resign)
+            .expect("once answered, resigning is fine");
+    }
+
+    #[test]
     fn a_declined_offer_lets_the_game_go_on() {
         let mut pair = started();
         pair.guest.handle_command(0, Command::OfferDraw).unwrap();
