@@ -115,13 +115,6 @@ impl Duet {
         }
     }
 
-    fn seat(&mut self, seat: Seat) -> &mut Session {
-        match seat {
-            Seat::Host => &mut self.host,
-            Seat::Guest => &mut self.guest,
-        }
-    }
-
     /// Plays the current game to its settlement with random players; false if it stalled.
     pub fn play_game<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
         for _ in 0..100_000 {
@@ -138,38 +131,7 @@ impl Duet {
 
     /// Does the one thing the table waits for next (place, start, act); false if nothing.
     pub fn step<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
-        for seat in Seat::BOTH {
-            let table = self.seat(seat).table();
-            if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {
-                let Some(variant) = table.variant() else {
-                    return false;
-                };
-                let fleet = Placer::new(&variant.fleet()).place(rng);
-                return self
-                    .seat(seat)
-                    .handle_command(0, Command::Place(fleet))
-                    .is_ok();
-            }
-        }
-        let table = self.host.table();
-        if table.game().is_none() && table.committed(Seat::Host) && table.committed(Seat::Guest) {
-            return self.host.handle_command(0, Command::Start).is_ok();
-        }
-        for seat in Seat::BOTH {
-            let table = self.seat(seat).table();
-            if let Some(game) = table.game()
-                && !game.is_over()
-                && game.mover() == seat
-                && table.pending().is_none()
-            {
-                let action = RandomPlayer.choose(game, seat, rng);
-                return self
-                    .seat(seat)
-                    .handle_command(0, Command::Act(action))
-                    .is_ok();
-            }
-        }
-        false
+        step(&mut self.host, &mut self.guest, 0, rng).unwrap_or(false)
     }
 
     /// Both ask for another game at the table.
@@ -179,4 +141,56 @@ impl Duet {
         self.deliver();
         ok
     }
+}
+
+/// Gives two random computer players at one table the one command the table waits
+/// for next — place a fleet, start, or act — at time `now`. `Ok(false)` when nothing
+/// is due; an error when the session refused the command.
+pub fn step<R: rand::Rng + ?Sized>(
+    host: &mut Session,
+    guest: &mut Session,
+    now: crate::session::Millis,
+    rng: &mut R,
+) -> Result<bool, crate::session::CommandError> {
+    for seat in Seat::BOTH {
+        let session = if seat == Seat::Host {
+            &mut *host
+        } else {
+            &mut *guest
+        };
+        let table = session.table();
+        if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {
+            let Some(variant) = table.variant() else {
+                return Ok(false);
+            };
+            let fleet = Placer::new(&variant.fleet()).place(rng);
+            return session
+                .handle_command(now, Command::Place(fleet))
+                .map(|()| true);
+        }
+    }
+    let table = host.table();
+    if table.game().is_none() && table.committed(Seat::Host) && table.committed(Seat::Guest) {
+        return host.handle_command(now, Command::Start).map(|()| true);
+    }
+    for seat in Seat::BOTH {
+        let session = if seat == Seat::Host {
+            &mut *host
+        } else {
+            &mut *guest
+        };
+        let table = session.table();
+        if let Some(game) = table.game()
+            && !game.is_over()
+            && game.mover() == seat
+            && table.pending().is_none()
+            && table.accepted_draw().is_none()
+        {
+            let action = RandomPlayer.choose(game, seat, rng);
+            return session
+                .handle_command(now, Command::Act(action))
+                .map(|()| true);
+        }
+    }
+    Ok(false)
 }

@@ -3,11 +3,10 @@
 
 use std::collections::VecDeque;
 
-use armada::ai::RandomPlayer;
 use armada::fair::sign::Identity;
 use armada::fair::table::{Note, Verdict};
 use armada::fair::wire;
-use armada::rules::{Placer, Seat, Variant};
+use armada::rules::{Seat, Variant};
 use armada::session::{Command, Event, Millis, Session};
 use armada_proto as proto;
 use rand::rngs::ChaCha8Rng;
@@ -103,43 +102,8 @@ impl Pair {
 
     /// Lets computer players do whatever the table waits for next; false if nothing was due.
     pub fn step_bots(&mut self) -> bool {
-        let now = self.now;
-        for seat in Seat::BOTH {
-            let table = self.session(seat).table();
-            if table.game_id().is_some() && !table.committed(seat) && table.settled().is_none() {
-                let variant = table.variant().unwrap();
-                let fleet = Placer::new(&variant.fleet()).place(&mut self.rng);
-                self.session(seat)
-                    .handle_command(now, Command::Place(fleet))
-                    .unwrap();
-                return true;
-            }
-        }
-        let table = self.host.table();
-        if table.game().is_none() && table.committed(Seat::Host) && table.committed(Seat::Guest) {
-            self.host.handle_command(now, Command::Start).unwrap();
-            return true;
-        }
-        for seat in Seat::BOTH {
-            let session = match seat {
-                Seat::Host => &self.host,
-                Seat::Guest => &self.guest,
-            };
-            let table = session.table();
-            if let Some(game) = table.game()
-                && !game.is_over()
-                && game.mover() == seat
-                && table.pending().is_none()
-                && table.accepted_draw().is_none()
-            {
-                let action = RandomPlayer.choose(game, seat, &mut self.rng);
-                self.session(seat)
-                    .handle_command(now, Command::Act(action))
-                    .unwrap();
-                return true;
-            }
-        }
-        false
+        armada::demo::step(&mut self.host, &mut self.guest, self.now, &mut self.rng)
+            .unwrap_or_else(|e| panic!("a computer player's command was refused: {e}"))
     }
 
     /// Plays the current game to its settlement with random computer players.

@@ -117,6 +117,17 @@ mod draws {
         Pair::started(Variant::Armada, false, 9)
     }
 
+    /// Both sides settled the game honestly with this (winner, reason).
+    fn assert_both_ended(pair: &mut Pair, expected: (Option<Seat>, EndReason)) {
+        for seat in Seat::BOTH {
+            let settled = pair.session(seat).table().settled().cloned();
+            let Some(Verdict::Honest(ending)) = settled else {
+                panic!("{seat}: {settled:?}")
+            };
+            assert_eq!((ending.winner, ending.reason), expected, "{seat}");
+        }
+    }
+
     #[test]
     fn an_accepted_offer_ends_the_game_drawn_on_both_sides() {
         let mut pair = started();
@@ -130,16 +141,7 @@ mod draws {
             .handle_command(0, Command::AnswerDraw(true))
             .unwrap();
         pair.drive();
-        for seat in Seat::BOTH {
-            let settled = pair.session(seat).table().settled().cloned();
-            let Some(Verdict::Honest(ending)) = settled else {
-                panic!("{seat}: {settled:?}")
-            };
-            assert_eq!(
-                (ending.winner, ending.reason),
-                (None, EndReason::DrawAgreed)
-            );
-        }
+        assert_both_ended(&mut pair, (None, EndReason::DrawAgreed));
         assert_eq!(pair.host.score(), [1, 1]);
         assert_eq!(pair.guest.score(), [1, 1]);
     }
@@ -150,16 +152,7 @@ mod draws {
         pair.host.handle_command(0, Command::OfferDraw).unwrap();
         pair.guest.handle_command(0, Command::OfferDraw).unwrap();
         pair.drive();
-        for seat in Seat::BOTH {
-            let settled = pair.session(seat).table().settled().cloned();
-            let Some(Verdict::Honest(ending)) = settled else {
-                panic!("{seat}: {settled:?}")
-            };
-            assert_eq!(
-                (ending.winner, ending.reason),
-                (None, EndReason::DrawAgreed)
-            );
-        }
+        assert_both_ended(&mut pair, (None, EndReason::DrawAgreed));
     }
 
     #[test]
@@ -168,13 +161,7 @@ mod draws {
         pair.host.handle_command(0, Command::Resign).unwrap();
         pair.guest.handle_command(0, Command::Resign).unwrap();
         pair.drive();
-        for seat in Seat::BOTH {
-            let settled = pair.session(seat).table().settled().cloned();
-            let Some(Verdict::Honest(ending)) = settled else {
-                panic!("{seat}: {settled:?}")
-            };
-            assert_eq!((ending.winner, ending.reason), (None, EndReason::Resigned));
-        }
+        assert_both_ended(&mut pair, (None, EndReason::Resigned));
         assert_eq!(pair.host.score(), pair.guest.score());
     }
 
