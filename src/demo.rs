@@ -95,17 +95,17 @@ impl Duet {
         })
     }
 
-    /// Moves frames both ways until neither side has anything to send.
+    /// Moves stream messages both ways until neither side has anything to send.
     pub fn deliver(&mut self) -> bool {
         let mut moved = false;
         loop {
             let mut any = false;
-            while let Some(frame) = self.host.poll_transmit() {
-                let _ = self.guest.handle_message(0, &frame);
+            while let Some(wire) = self.host.poll_wire() {
+                let _ = self.guest.handle_wire(0, &wire);
                 any = true;
             }
-            while let Some(frame) = self.guest.poll_transmit() {
-                let _ = self.host.handle_message(0, &frame);
+            while let Some(wire) = self.guest.poll_wire() {
+                let _ = self.host.handle_wire(0, &wire);
                 any = true;
             }
             if !any {

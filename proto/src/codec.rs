@@ -116,6 +116,36 @@ pub fn decode_body(bytes: &[u8]) -> Result<Body, DecodeError> {
     Ok(body)
 }
 
+/// The largest stream message: a frame of `MAX_FRAME` bytes behind its tag and length.
+pub const MAX_WIRE: usize = MAX_FRAME + 4;
+
+/// A stream message's bytes.
+pub fn encode_wire(wire: &crate::Wire) -> Vec<u8> {
+    postcard::to_stdvec(wire).expect("encoding into memory cannot fail")
+}
+
+/// Decodes one stream message, size first; the frame inside is not decoded (see
+/// [`Frame::decode`]). A refusal decodes whatever protocol version it names, so
+/// peers of different versions can still tell each other why they part.
+pub fn decode_wire(bytes: &[u8]) -> Result<crate::Wire, DecodeError> {
+    if bytes.len() > MAX_WIRE {
+        return Err(DecodeError::TooLarge(bytes.len()));
+    }
+    let (wire, rest) = postcard::take_from_bytes::<crate::Wire>(bytes)
+        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(DecodeError::Trailing(rest.len()));
+    }
+    if encode_wire(&wire) != bytes {
+        return Err(DecodeError::NonCanonical);
+    }
+    // A frame over MAX_FRAME cannot fit in MAX_WIRE bytes.
+    match &wire {
+        crate::Wire::Error(error) if error.detail.len() > MAX_TEXT => Err(DecodeError::TextTooLong),
+        _ => Ok(wire),
+    }
+}
+
 /// The first bytes of every transcript file.
 pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ARMADA\0T";
 /// The largest transcript file read, checked before decoding.
@@ -209,6 +239,44 @@ mod tests {
             Err(DecodeError::TooLarge(MAX_FRAME + 1))
         );
         assert_eq!(split_frame(&[0; 64]), Err(DecodeError::TooShort(64)));
+    }
+
+    #[test]
+    fn stream_messages_round_trip_and_are_bounded() {
+        let frame = crate::Wire::Frame(vec![7; 100]);
+        let bytes = encode_wire(&frame);
+        assert_eq!(&bytes[..3], &[0, 100, 7]);
+        assert_eq!(decode_wire(&bytes), Ok(frame));
+        let error = crate::Wire::Error(crate::ProtocolError {
+            version: 9,
+            code: crate::ErrorCode::Version,
+            refused: [1; 32],
+            detail: "speaks 1".into(),
+        });
+        assert_eq!(decode_wire(&encode_wire(&error)), Ok(error));
+        let big = encode_wire(&crate::Wire::Frame(vec![0; MAX_FRAME + 1]));
+        assert!(matches!(decode_wire(&big), Err(DecodeError::TooLarge(_))));
+        let most = encode_wire(&crate::Wire::Frame(vec![0; MAX_FRAME]));
+        assert_eq!(most.len(), MAX_WIRE);
+        assert!(decode_wire(&most).is_ok());
+        assert!(matches!(
+            decode_wire(&vec![0; MAX_WIRE + 1]),
+            Err(DecodeError::TooLarge(_))
+        ));
+        assert!(matches!(
+            decode_wire(&[5, 1]),
+            Err(DecodeError::Malformed(_))
+        ));
+        let long = crate::Wire::Error(crate::ProtocolError {
+            version: 1,
+            code: crate::ErrorCode::Malformed,
+            refused: [0; 32],
+            detail: "x".repeat(MAX_TEXT + 1),
+        });
+        assert_eq!(
+            decode_wire(&encode_wire(&long)),
+            Err(DecodeError::TextTooLong)
+        );
     }
 
     #[test]

@@ -10,13 +10,13 @@ mod codec;
 mod message;
 
 pub use codec::{
-    DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, MAX_TRANSCRIPT, SIGNATURE_LEN,
-    TRANSCRIPT_MAGIC, decode_body, decode_transcript, encode_body, encode_settings,
-    encode_transcript, split_frame,
+    DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, MAX_TRANSCRIPT, MAX_WIRE, SIGNATURE_LEN,
+    TRANSCRIPT_MAGIC, decode_body, decode_transcript, decode_wire, encode_body, encode_settings,
+    encode_transcript, encode_wire, split_frame,
 };
 pub use message::{
-    Body, Claim, GameKind, Hash, Heading, Owed, Payload, SavedFrame, Seat, Settings, Transcript,
-    WireAction, WireOpening, WireShip, WireVerdict,
+    Body, Claim, ErrorCode, GameKind, Hash, Heading, Owed, Payload, ProtocolError, SavedFrame,
+    Seat, Settings, Transcript, Wire, WireAction, WireOpening, WireShip, WireVerdict,
 };
 
 /// The protocol version every body starts with; peers refuse any other.

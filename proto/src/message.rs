@@ -210,6 +210,51 @@ pub struct Body {
     pub payload: Payload,
 }
 
+/// Why a peer refused a frame of the other peer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// Over the size limit.
+    TooLarge,
+    /// Not a well-formed, canonical message.
+    Malformed,
+    /// A protocol version the refusing peer does not speak.
+    Version,
+    /// The first message was not a hello proving the invite's table secret.
+    NotInvited,
+    /// The signature does not check with the sender's key.
+    Signature,
+    /// The frame names another table.
+    OtherTable,
+    /// The frame names the wrong sender seat.
+    Sender,
+    /// A message number already received.
+    Duplicate,
+    /// A message number ahead of the next expected one.
+    OutOfOrder,
+    /// The table has ended.
+    Closed,
+}
+
+/// A refusal, sent back unsigned and outside both chains: it only informs the peer
+/// (and its user) why a frame was dropped, and changes nothing at either side.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProtocolError {
+    /// The protocol version the refusing peer speaks.
+    pub version: u16,
+    pub code: ErrorCode,
+    /// SHA-256 of the refused bytes.
+    pub refused: Hash,
+    /// A human-readable reason, at most `MAX_TEXT` bytes.
+    pub detail: String,
+}
+
+/// One message on a game stream: a signed frame, or a refusal of one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Wire {
+    Frame(Vec<u8>),
+    Error(ProtocolError),
+}
+
 /// One frame of a saved transcript, with the seat that sent it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedFrame {

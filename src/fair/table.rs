@@ -58,6 +58,25 @@ pub enum Rejected {
     Closed,
 }
 
+impl Rejected {
+    /// The refusal's code on the wire.
+    pub fn code(&self) -> proto::ErrorCode {
+        use proto::{DecodeError as D, ErrorCode as C};
+        match self {
+            Self::Decode(D::TooLarge(_)) => C::TooLarge,
+            Self::Decode(D::Version(_)) => C::Version,
+            Self::Decode(_) => C::Malformed,
+            Self::Sender { .. } => C::Sender,
+            Self::NoHello => C::NotInvited,
+            Self::Signature(_) => C::Signature,
+            Self::OtherTable => C::OtherTable,
+            Self::Duplicate { .. } => C::Duplicate,
+            Self::OutOfOrder { .. } => C::OutOfOrder,
+            Self::Closed => C::Closed,
+        }
+    }
+}
+
 /// A proven lie: who told it, in which of their messages, and which rule or proof failed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Lie {

@@ -78,6 +78,8 @@ pub enum Event {
     Refused(Rejected),
     /// The running score at the table, in half points (host, guest).
     Score([u32; 2]),
+    /// The peer refused a frame (advisory: the peer's word, unsigned).
+    PeerRefused(proto::ProtocolError),
     /// This client broke its own protocol (a bug): the table cannot go on.
     Internal(String),
 }
@@ -114,6 +116,9 @@ pub struct Session {
     table: Table,
     secrets: Option<Secrets>,
     outbox: VecDeque<Vec<u8>>,
+    /// A refusal to tell the peer about; at most one per frame accepted from it.
+    refusal: Option<proto::ProtocolError>,
+    may_refuse: bool,
     events: VecDeque<Event>,
     early: BTreeMap<u32, Vec<u8>>,
     wait: Option<(Wait, Millis)>,
@@ -154,6 +159,8 @@ impl Session {
             table: Table::for_seat(table_id(&secret), me),
             secrets: None,
             outbox: VecDeque::new(),
+            refusal: None,
+            may_refuse: true,
             events: VecDeque::new(),
             early: BTreeMap::new(),
             wait: None,
@@ -194,6 +201,16 @@ impl Session {
         self.outbox.pop_front()
     }
 
+    /// The next stream message for the peer: a refusal, then frames, each wrapped as
+    /// [`proto::Wire`]. A shell uses either this or [`Session::poll_transmit`].
+    pub fn poll_wire(&mut self) -> Option<Vec<u8>> {
+        let wire = match self.refusal.take() {
+            Some(error) => proto::Wire::Error(error),
+            None => proto::Wire::Frame(self.outbox.pop_front()?),
+        };
+        Some(proto::encode_wire(&wire))
+    }
+
     pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
     }
@@ -214,16 +231,33 @@ impl Session {
         )
     }
 
+    /// A stream message from the peer ([`proto::Wire`]): a frame goes to
+    /// [`Session::handle_message`]; a refusal becomes [`Event::PeerRefused`].
+    pub fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
+        match proto::decode_wire(bytes) {
+            Ok(proto::Wire::Frame(frame)) => self.handle_message(now, &frame),
+            Ok(proto::Wire::Error(error)) => {
+                self.events.push_back(Event::PeerRefused(error));
+                Ok(())
+            }
+            Err(error) => Err(self.refuse(bytes, error.into())),
+        }
+    }
+
     /// A frame from the peer. Refused frames change nothing (a frame that arrives
     /// early is held until the ones before it are in).
     pub fn handle_message(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
         let them = self.me.other();
         // The host checks the guest's invite proof before anything else.
-        if self.me == Seat::Host && self.table.key(them).is_none() {
-            self.admit(bytes)?;
+        if self.me == Seat::Host
+            && self.table.key(them).is_none()
+            && let Err(rejected) = self.admit(bytes)
+        {
+            return Err(self.refuse(bytes, rejected));
         }
         match self.table.receive(them, bytes) {
             Ok(notes) => {
+                self.may_refuse = true;
                 self.react(now, notes);
                 self.drain_early(now);
                 Ok(())
@@ -254,11 +288,25 @@ impl Session {
                 self.events.push_back(Event::Refused(Rejected::NoHello));
                 Err(Rejected::NoHello)
             }
-            Err(rejected) => {
-                self.events.push_back(Event::Refused(rejected.clone()));
-                Err(rejected)
-            }
+            Err(rejected) => Err(self.refuse(bytes, rejected)),
         }
+    }
+
+    /// Reports a refused frame to the shell and, once per frame accepted from the
+    /// peer, to the peer (an early frame is not refused but held, and a duplicate is
+    /// what a reconnecting peer re-sends: neither is worth a word).
+    fn refuse(&mut self, bytes: &[u8], rejected: Rejected) -> Rejected {
+        self.events.push_back(Event::Refused(rejected.clone()));
+        if self.may_refuse && !matches!(rejected, Rejected::Duplicate { .. }) {
+            self.may_refuse = false;
+            self.refusal = Some(proto::ProtocolError {
+                version: PROTOCOL_VERSION,
+                code: rejected.code(),
+                refused: crate::fair::sign::frame_hash(bytes),
+                detail: rejected.to_string(),
+            });
+        }
+        rejected
     }
 
     fn admit(&self, bytes: &[u8]) -> Result<(), Rejected> {

@@ -3,8 +3,9 @@
 
 use armada::fair::table::Rejected;
 use armada::rules::{Game, Seat, Variant};
+use armada::session::Event;
 use armada::session::Session;
-use armada_proto::DecodeError;
+use armada_proto::{DecodeError, ErrorCode, Wire};
 use rand::RngExt;
 
 use crate::pair::Pair;
@@ -159,4 +160,89 @@ fn reordered_frames_wait_for_their_turn() {
         verdicts[0],
         armada::fair::table::Verdict::Honest(_)
     ));
+}
+
+/// The refusal the guest has queued for the host, if any.
+fn told(pair: &mut Pair) -> Option<armada_proto::ProtocolError> {
+    let mut refusal = None;
+    while let Some(bytes) = pair.guest.poll_wire() {
+        match armada_proto::decode_wire(&bytes).unwrap() {
+            Wire::Error(error) => refusal = Some(error),
+            Wire::Frame(frame) => pair.wire[Seat::Host.index()].push_back(frame),
+        }
+    }
+    refusal
+}
+
+#[test]
+fn a_refusal_is_told_to_the_peer_once_per_accepted_frame_and_changes_nothing() {
+    let (mut pair, frame) = mid_game(7);
+    let junk = vec![0xff; 80];
+    let before = state(&pair.guest);
+    let error = pair
+        .guest
+        .handle_wire(0, &armada_proto::encode_wire(&Wire::Frame(junk.clone())))
+        .expect_err("junk is refused");
+    assert_eq!(state(&pair.guest), before, "{error}");
+    let refusal = told(&mut pair).expect("the peer is told why");
+    assert_eq!(refusal.code, ErrorCode::Malformed);
+    assert_eq!(refusal.refused, armada::fair::sign::frame_hash(&junk));
+    assert_eq!(refusal.detail, error.to_string());
+    // More junk before the next good frame: refused, but not told again (no echo flood).
+    for _ in 0..100 {
+        refused(&mut pair, &junk);
+    }
+    assert_eq!(told(&mut pair), None);
+    // Junk that is not even a stream message is refused the same way.
+    assert!(pair.guest.handle_wire(0, &[9, 9, 9]).is_err());
+    assert_eq!(told(&mut pair), None);
+    pair.guest
+        .handle_wire(0, &armada_proto::encode_wire(&Wire::Frame(frame)))
+        .expect("the held frame is taken in");
+    refused(&mut pair, &junk);
+    assert!(told(&mut pair).is_some(), "told again after a good frame");
+
+    // The host hears the refusal as an event, and nothing changes on its side.
+    let before = state(&pair.host);
+    let bytes = armada_proto::encode_wire(&Wire::Error(refusal.clone()));
+    pair.host.handle_wire(0, &bytes).unwrap();
+    assert_eq!(state(&pair.host), before);
+    assert!(
+        std::iter::from_fn(|| pair.host.poll_event())
+            .any(|e| e == Event::PeerRefused(refusal.clone()))
+    );
+    let verdicts = pair.play_game();
+    assert!(matches!(
+        verdicts[0],
+        armada::fair::table::Verdict::Honest(_)
+    ));
+    assert_eq!(verdicts[0], verdicts[1]);
+}
+
+#[test]
+fn another_version_and_an_uninvited_guest_are_told_by_code() {
+    let (mut pair, frame) = mid_game(8);
+    let mut other = frame.clone();
+    other[0] = 2; // the version, first in the body
+    refused(&mut pair, &other);
+    assert_eq!(told(&mut pair).map(|e| e.code), Some(ErrorCode::Version));
+    finish(pair, frame);
+
+    // A guest with the wrong table secret: the host refuses its hello.
+    let secret = [1; 32];
+    let mut host = Session::host(
+        armada::fair::sign::Identity::generate(),
+        secret,
+        crate::pair::settings(Variant::Armada, false),
+    );
+    let mut stranger = Session::guest(armada::fair::sign::Identity::generate(), [2; 32]);
+    let hello = stranger.poll_wire().unwrap();
+    assert_eq!(host.handle_wire(0, &hello), Err(Rejected::NoHello));
+    assert!(host.table().key(Seat::Guest).is_none());
+    let reply = armada_proto::decode_wire(&host.poll_wire().unwrap()).unwrap();
+    assert!(
+        matches!(reply, Wire::Error(ref e) if e.code == ErrorCode::NotInvited),
+        "{reply:?}"
+    );
+    assert_eq!(host.poll_wire(), None, "nothing else is sent to a stranger");
 }
