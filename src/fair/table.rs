@@ -128,9 +128,16 @@ pub enum Note {
     DrawAccepted(Seat),
     Ended(Ending),
     LieProven(Lie),
+    /// A forfeit claim, pending until the debtor's next message answers it.
     ForfeitClaimed {
         claimant: Seat,
         owed: proto::Owed,
+    },
+    /// The debtor's message `by` was sent before the claim arrived: the debtor was
+    /// not absent, the claim is void and the game goes on.
+    ClaimRefuted {
+        claimant: Seat,
+        by: u32,
     },
     Revealed(Seat),
     /// Both sides' outcomes are settled: `None` while a reveal is missing.
@@ -203,6 +210,45 @@ pub struct Pending {
     pub strike: Option<u8>,
 }
 
+/// A claim that the other peer owes a message past its deadline (TRUST.md §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForfeitClaim {
+    pub claimant: Seat,
+    pub owed: proto::Owed,
+    /// The claimant's message.
+    pub seq: u32,
+    pub state: ClaimState,
+}
+
+impl ForfeitClaim {
+    /// What the claim says, in words.
+    pub fn reason(&self) -> String {
+        format!(
+            "the {} claimed a forfeit: the {} owed {}",
+            self.claimant,
+            self.claimant.other(),
+            match self.owed {
+                proto::Owed::Answer => "an answer",
+                proto::Owed::Move => "a move",
+                proto::Owed::Reveal => "a reveal",
+            }
+        )
+    }
+}
+
+/// Where a forfeit claim stands. The claim proves only who owed the next message;
+/// the debtor's next message decides it: one that saw the claim confirms it, one
+/// sent before the claim arrived refutes it (the debtor was there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimState {
+    /// Nothing from the debtor since: the debtor is absent, as far as anyone knows.
+    Pending,
+    /// The game ended by forfeit.
+    Confirmed,
+    /// Void: the game goes on.
+    Refuted,
+}
+
 /// One resolved action, kept to re-check the defender's answers after its reveal.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -235,7 +281,7 @@ struct Round {
     /// The seat and seq of the message that ended the game.
     ended_by: Option<(Seat, u32)>,
     lie: Option<Lie>,
-    forfeit: Option<(Seat, proto::Owed)>,
+    claim: Option<ForfeitClaim>,
     reveals: [Option<Fleet>; 2],
     /// Whether each seat sent its reveal (good or not).
     revealed: [bool; 2],
@@ -477,6 +523,11 @@ impl Table {
         self.left.is_some()
     }
 
+    /// The current game's forfeit claim, if one was made.
+    pub fn claim(&self) -> Option<ForfeitClaim> {
+        self.round.as_ref().and_then(|r| r.claim)
+    }
+
     /// Radar knowledge of `attacker` about the enemy board: (decks, water).
     pub fn radar_seen(&self, attacker: Seat) -> (CellSet, CellSet) {
         self.round
@@ -635,6 +686,31 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let seq = body.seq;
+        // A pending forfeit claim is decided by the debtor's next message.
+        if let Some(round) = self.round.as_mut()
+            && let Some(claim) = round.claim.as_mut()
+            && claim.claimant == from.other()
+            && claim.state == ClaimState::Pending
+        {
+            if Self::covers(seen, claim.seq) {
+                Self::confirm(round, notes);
+            } else {
+                claim.state = ClaimState::Refuted;
+                notes.push(Note::ClaimRefuted {
+                    claimant: claim.claimant,
+                    by: seq,
+                });
+            }
+        }
+        // Who claimed a forfeit waits for the debtor: it may only leave meanwhile.
+        if let Some(round) = self.round.as_ref()
+            && round
+                .claim
+                .is_some_and(|c| c.claimant == from && c.state == ClaimState::Pending)
+            && !matches!(body.payload, Payload::Leave { .. })
+        {
+            return Err("a message while its own forfeit claim waits for the other peer".into());
+        }
         // A draw acceptance takes effect at the offerer's first message that saw it.
         if let Some(round) = self.round.as_mut()
             && let Some((acceptor, accept_seq)) = round.accept
@@ -868,32 +944,43 @@ impl Table {
                 }
             }
             Payload::Forfeit { game, owed } => {
-                // A claim can only be judged when its sender had seen every frame of the
-                // other peer; then the other must really owe what it names.
+                // A claim is judged when its sender had seen every frame of the other
+                // peer: then the other must really owe what it names. A claim that
+                // had not seen them all is refuted by the ones it missed.
                 let other_next = self.chains[idx(from.other())].next();
                 let saw_all = other_next == 0 || seen == Some(other_next - 1);
                 let timer = self.settings.is_some_and(|s| s.timer);
+                let own = self.own;
                 let round = self.round_for(game)?;
+                if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
+                    return Err("a second forfeit claim for one game".into());
+                }
                 if saw_all && !owes(round, from.other(), *owed, timer) {
                     return Err(
                         "a forfeit claim, but the other peer owed nothing of the kind".into(),
                     );
                 }
-                if round.forfeit.is_none() {
-                    round.forfeit = Some((from, *owed));
-                    notes.push(Note::ForfeitClaimed {
-                        claimant: from,
-                        owed: *owed,
-                    });
-                    if let Some(g) = round.game.as_mut()
-                        && !g.is_over()
-                        && let Ok(ending) = g.forfeit(from.other())
-                    {
-                        round.pending = None;
-                        round.ended_by = Some((from, seq));
-                        notes.push(Note::Ended(ending));
+                round.claim = Some(ForfeitClaim {
+                    claimant: from,
+                    owed: *owed,
+                    seq,
+                    state: ClaimState::Pending,
+                });
+                notes.push(Note::ForfeitClaimed {
+                    claimant: from,
+                    owed: *owed,
+                });
+                if !saw_all {
+                    if let Some(claim) = round.claim.as_mut() {
+                        claim.state = ClaimState::Refuted;
                     }
-                    Self::try_settle(round, notes);
+                    notes.push(Note::ClaimRefuted {
+                        claimant: from,
+                        by: seen.map_or(0, |s| s + 1),
+                    });
+                } else if own == Some(from.other()) {
+                    // At the debtor's own table every later message of its sees the claim.
+                    Self::confirm(round, notes);
                 }
             }
             Payload::Reveal {
@@ -940,6 +1027,9 @@ impl Table {
                 // Leaving a game under way is resigning it: the round still settles,
                 // by the reveal the leaver no longer sends (a forfeit on the record).
                 if let Some(round) = self.round.as_mut()
+                    && !round
+                        .claim
+                        .is_some_and(|c| c.claimant == from && c.state == ClaimState::Pending)
                     && let Some(game) = round.game.as_mut()
                     && let Ok(ending) = game.resign(from)
                 {
@@ -975,7 +1065,7 @@ impl Table {
             accept: None,
             ended_by: None,
             lie: None,
-            forfeit: None,
+            claim: None,
             reveals: [None, None],
             revealed: [false; 2],
             settled: None,
@@ -1261,7 +1351,7 @@ impl Table {
         let round = self.round_for(game)?;
         let id = round.id.unwrap_or_default();
         let over = round.game.as_ref().is_some_and(Game::is_over)
-            || round.forfeit.is_some()
+            || Self::claim_confirmed(round)
             || round.lie.is_some();
         if !over || round.revealed[idx(from)] {
             return Err("a reveal before the end, or a second one".into());
@@ -1320,28 +1410,46 @@ impl Table {
         Ok(())
     }
 
+    fn claim_confirmed(round: &Round) -> bool {
+        round
+            .claim
+            .is_some_and(|c| c.state == ClaimState::Confirmed)
+    }
+
+    /// A forfeit claim stands: the debtor loses the game, if it was still on.
+    fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
+        let Some(claim) = round.claim.as_mut() else {
+            return;
+        };
+        claim.state = ClaimState::Confirmed;
+        let (claimant, seq) = (claim.claimant, claim.seq);
+        if let Some(g) = round.game.as_mut()
+            && !g.is_over()
+            && let Ok(ending) = g.forfeit(claimant.other())
+        {
+            round.pending = None;
+            round.accept = None;
+            round.ended_by = Some((claimant, seq));
+            notes.push(Note::Ended(ending));
+        }
+        Self::try_settle(round, notes);
+    }
+
     fn try_settle(round: &mut Round, notes: &mut Vec<Note>) {
         if round.settled.is_some() {
             return;
         }
+        let claim = round.claim.filter(|c| c.state == ClaimState::Confirmed);
         let revealed = round.revealed.iter().all(|r| *r);
         let ending = round.game.as_ref().and_then(Game::ending);
         let started = round.game.is_some();
-        let verdict = match (&round.lie, round.forfeit, ending) {
+        let verdict = match (&round.lie, claim, ending) {
             // A proven lie stands once both reveals are in, or once waiting for them
             // ended, or at once before the start (there is nothing to reveal).
             (Some(lie), claim, _) if revealed || claim.is_some() || !started => {
                 Verdict::Lie(lie.clone())
             }
-            (None, Some((claimant, owed)), _) => Verdict::Incomplete(format!(
-                "the {claimant} claimed a forfeit: the {} owed {}",
-                claimant.other(),
-                match owed {
-                    proto::Owed::Answer => "an answer",
-                    proto::Owed::Move => "a move",
-                    proto::Owed::Reveal => "a reveal",
-                }
-            )),
+            (None, Some(claim), _) => Verdict::Incomplete(claim.reason()),
             (None, None, Some(ending)) if revealed => Verdict::Honest(ending),
             // Waiting: for the reveals after a lie or an ending.
             _ => return,

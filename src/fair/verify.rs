@@ -6,7 +6,7 @@
 use armada_proto::{self as proto, Transcript};
 use serde_json::{Value, json};
 
-use super::table::{Lie, Note, Table, Verdict};
+use super::table::{ClaimState, ForfeitClaim, Lie, Note, Table, Verdict};
 use super::wire;
 use crate::rules::{
     Action, Effect, EndReason, Ending, Fleet, Report as ActionReport, Seat, Variant,
@@ -55,6 +55,8 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
     pub fleets: [Option<Fleet>; 2],
     pub verdict: Option<Verdict>,
+    /// A forfeit claim that was not refuted.
+    pub claim: Option<ForfeitClaim>,
 }
 
 /// Everything verification found.
@@ -106,6 +108,7 @@ pub fn verify(bytes: &[u8]) -> Report {
                     ending: None,
                     fleets: [None, None],
                     verdict: None,
+                    claim: None,
                 }),
                 Note::Acted { timeout, .. } => pending_timeout = timeout,
                 Note::Resolved {
@@ -137,34 +140,48 @@ pub fn verify(bytes: &[u8]) -> Report {
                         game.verdict = Some(verdict);
                     }
                 }
+                Note::ForfeitClaimed { .. } | Note::ClaimRefuted { .. } => {
+                    if let Some(game) = games.last_mut() {
+                        game.claim = table.claim().filter(|c| c.state != ClaimState::Refuted);
+                    }
+                }
                 _ => {}
             }
         }
     }
-    let outcome = if let Some(lie) = table.first_lie() {
-        Outcome::Lie(lie)
-    } else if games.is_empty() {
-        Outcome::Incomplete("no game was played".into())
-    } else if let Some(open) = games
-        .iter()
-        .find(|g| !matches!(g.verdict, Some(Verdict::Honest(_))))
-    {
-        Outcome::Incomplete(match &open.verdict {
-            Some(Verdict::Incomplete(why)) => format!("game {}: {why}", open.number + 1),
-            _ => format!(
-                "game {} has no result: the transcript stops before both reveals",
-                open.number + 1
-            ),
-        })
-    } else {
-        Outcome::Honest
-    };
+    let outcome = outcome(&table, &games);
     Report {
         table: Some(transcript.table),
         settings: table.settings(),
         games,
         outcome,
     }
+}
+
+/// The table's outcome: the first lie, else the first game without an honest result.
+fn outcome(table: &Table, games: &[GameRecord]) -> Outcome {
+    if let Some(lie) = table.first_lie() {
+        return Outcome::Lie(lie);
+    }
+    if games.is_empty() {
+        return Outcome::Incomplete("no game was played".into());
+    }
+    let Some(open) = games
+        .iter()
+        .find(|g| !matches!(g.verdict, Some(Verdict::Honest(_))))
+    else {
+        return Outcome::Honest;
+    };
+    let number = open.number + 1;
+    Outcome::Incomplete(match (&open.verdict, open.claim) {
+        (Some(Verdict::Incomplete(why)), _) => format!("game {number}: {why}"),
+        (_, Some(claim)) => format!(
+            "game {number}: {}, and the transcript ends before the {} answered the claim",
+            claim.reason(),
+            claim.claimant.other(),
+        ),
+        _ => format!("game {number} has no result: the transcript stops before both reveals"),
+    })
 }
 
 fn effect_cells(effect: &Effect, finished: bool) -> Vec<Value> {

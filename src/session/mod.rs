@@ -30,7 +30,7 @@ use crate::fair::shared::{
 use crate::fair::sign::Identity;
 use crate::rules::{Action, ActionError, DrawError, Fleet, PlacementError, Recorder, Seat};
 
-use crate::fair::table::{Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
+use crate::fair::table::{ClaimState, Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
 use crate::fair::wire;
 
 /// Milliseconds on the caller's monotonic clock.
@@ -191,9 +191,16 @@ impl Session {
         self.secrets.as_ref().map(|s| &s.fleet)
     }
 
-    /// The running score in half points (host, guest).
+    /// The running score in half points (host, guest); a pending forfeit claim
+    /// counts for its claimant until the other peer refutes it.
     pub fn score(&self) -> [u32; 2] {
-        self.score
+        let mut score = self.score;
+        if let Some(claim) = self.table.claim()
+            && claim.state == ClaimState::Pending
+        {
+            score[claim.claimant.index()] += 2;
+        }
+        score
     }
 
     /// The next frame to send to the peer.
@@ -336,6 +343,16 @@ impl Session {
 
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
+        if self
+            .table
+            .claim()
+            .is_some_and(|c| c.claimant == self.me && c.state == ClaimState::Pending)
+            && !matches!(command, Command::Leave(_))
+        {
+            return Err(CommandError::NotNow(
+                "you claimed a forfeit: the other peer's next message decides it",
+            ));
+        }
         match command {
             Command::Place(fleet) => self.place(now, &fleet)?,
             Command::Start => {
@@ -585,6 +602,18 @@ impl Session {
                     Note::Acted { seat, .. } if *seat != self.me => self.answer(),
                     Note::LieProven(lie) if lie.liar != self.me => self.accuse(lie),
                     Note::Settled(verdict) => self.settle(verdict),
+                    Note::ForfeitClaimed { .. } => {
+                        self.events.push_back(Event::Score(self.score()));
+                        Vec::new()
+                    }
+                    Note::ClaimRefuted { claimant, .. } => {
+                        if *claimant == self.me {
+                            // The peer was there after all: it may be claimed against again.
+                            self.forfeit_sent = None;
+                        }
+                        self.events.push_back(Event::Score(self.score()));
+                        Vec::new()
+                    }
                     _ => Vec::new(),
                 };
                 work.extend(more);
@@ -634,7 +663,13 @@ impl Session {
 
     fn refresh_wait(&mut self, now: Millis) {
         let timer = self.table.settings().is_some_and(|s| s.timer);
+        let waiting_on_claim = self
+            .table
+            .claim()
+            .is_some_and(|c| c.state == ClaimState::Pending);
         let wait = match (self.table.game(), self.table.pending()) {
+            // A forfeit claim waits for the debtor's next message, however long.
+            _ if waiting_on_claim => None,
             // I accepted a draw: the offerer owes its confirming reveal.
             (Some(_), _) if self.table.accepted_draw() == Some(self.me) => {
                 let number = self.table.game_number().unwrap_or(0);
@@ -779,7 +814,11 @@ impl Session {
                 },
             ),
             Verdict::Incomplete(reason) => {
-                let claimant = self.forfeit_claimant();
+                let claimant = self
+                    .table
+                    .claim()
+                    .filter(|c| c.state == ClaimState::Confirmed)
+                    .map(|c| c.claimant);
                 (
                     proto::WireVerdict::Incomplete {
                         reason: reason.chars().take(proto::MAX_TEXT / 4).collect(),
@@ -800,16 +839,5 @@ impl Session {
             verdict: wire_verdict,
         })
         .unwrap_or_default()
-    }
-
-    fn forfeit_claimant(&self) -> Option<Seat> {
-        self.table
-            .transcript()
-            .iter()
-            .rev()
-            .find_map(|(seat, bytes)| {
-                let frame = proto::Frame::decode(bytes).ok()?;
-                matches!(frame.body.payload, Payload::Forfeit { .. }).then_some(*seat)
-            })
     }
 }

@@ -540,16 +540,38 @@ fn c13_refusing_to_reveal_is_a_forfeit_on_the_record() {
     assert_eq!(d.host.table().settled(), None, "not before the deadline");
     d.host.handle_timeout(deadline);
     d.drive();
+    assert_claim_pending(&d, "the host claimed a forfeit: the guest owed a reveal");
+    assert_eq!(d.host.score(), [2, 0], "whoever refuses to reveal loses");
+    // The guest's next message saw the claim: it confirms it.
+    d.liar.send(armada_proto::Payload::Leave {
+        reason: "gone".into(),
+    });
+    d.drive();
     assert_eq!(
         d.host.table().settled(),
         Some(&Verdict::Incomplete(
             "the host claimed a forfeit: the guest owed a reveal".into()
         ))
     );
-    assert_eq!(d.host.score(), [2, 0], "whoever refuses to reveal loses");
+    assert_eq!(d.host.score(), [2, 0], "counted once");
     assert_offline(
         &d,
         &Outcome::Incomplete("game 1: the host claimed a forfeit: the guest owed a reveal".into()),
+    );
+}
+
+/// The host's claim stands unanswered: the game is unsettled, verify says so.
+fn assert_claim_pending(d: &Duel, reason: &str) {
+    let claim = d.host.table().claim().expect("a claim");
+    assert_eq!(claim.state, armada::fair::table::ClaimState::Pending);
+    assert_eq!(claim.reason(), reason);
+    assert_eq!(d.host.table().settled(), None);
+    assert_eq!(d.proven(), None);
+    assert_offline(
+        d,
+        &Outcome::Incomplete(format!(
+            "game 1: {reason}, and the transcript ends before the guest answered the claim"
+        )),
     );
 }
 
@@ -562,11 +584,43 @@ fn c14_stalling_past_the_answer_deadline_is_a_forfeit_on_the_record() {
     assert_eq!(deadline, 10_000 + 30_000, "answer time plus the grace");
     d.host.handle_timeout(deadline);
     d.drive();
+    assert_claim_pending(&d, "the host claimed a forfeit: the guest owed an answer");
+    assert!(
+        d.host.handle_command(d.now, Command::Resign).is_err(),
+        "the claimant waits for the debtor"
+    );
+}
+
+#[test]
+fn an_answer_that_crossed_the_forfeit_claim_refutes_it_and_the_game_goes_on() {
+    let mut d = duel(Cheat::Stall);
+    d.host("A1");
+    d.host("B1");
+    let deadline = d.host.poll_timeout().expect("an answer deadline");
+    d.host.handle_timeout(deadline); // the claim is on its way...
+    d.liar.cheat = Cheat::None;
+    d.liar.answer(); // ...and so is the late answer: they cross
+    d.drive();
+    let claim = d.host.table().claim().expect("a claim");
+    assert_eq!(claim.state, armada::fair::table::ClaimState::Refuted);
+    assert_eq!(d.liar.table.claim(), Some(claim), "both sides agree");
+    assert_eq!(d.proven(), None);
+    let game = d.host.table().game().unwrap();
+    assert!(!game.is_over(), "the game goes on");
+    assert_eq!(d.host.table().history().len(), 2, "B1 was answered");
+    assert_eq!(d.host.score(), [0, 0]);
+    // ...and it can be claimed again when the guest stalls for real.
+    d.liar.cheat = Cheat::Stall;
+    if d.host.table().game().unwrap().mover() == Seat::Guest {
+        d.liar_misses(&standard());
+    }
+    d.host_misses();
+    let deadline = d.host.poll_timeout().expect("an answer deadline");
+    d.host.handle_timeout(deadline);
+    d.drive();
     assert_eq!(
-        d.host.table().settled(),
-        Some(&Verdict::Incomplete(
-            "the host claimed a forfeit: the guest owed an answer".into()
-        ))
+        d.host.table().claim().map(|c| c.state),
+        Some(armada::fair::table::ClaimState::Pending)
     );
 }
 
@@ -625,29 +679,65 @@ mod false_forfeits {
     }
 
     #[test]
-    fn a_claim_that_crossed_the_owed_message_is_only_incomplete() {
+    fn a_claim_that_crossed_the_owed_reveal_is_refuted_by_it() {
         let mut d = duel(Cheat::None);
-        // The host acts, but before its action arrives the guest claims the host never moved.
-        d.host
-            .handle_command(0, Command::Act(armada::rules::Action::Shot(cells("E8")[0])))
-            .unwrap();
+        d.host.handle_command(0, Command::Resign).unwrap();
+        // The resignation arrives; the host's reveal right behind it is still on its way
+        // when the guest claims the host never revealed.
+        let resign = d.host.poll_transmit().unwrap();
+        let in_flight: Vec<Vec<u8>> = std::iter::from_fn(|| d.host.poll_transmit()).collect();
+        assert!(!in_flight.is_empty(), "the reveal follows the resignation");
+        d.liar.receive(&resign);
         let game = d.liar.table.game_id().unwrap();
         d.liar.send(Payload::Forfeit {
             game,
-            owed: Owed::Move,
+            owed: Owed::Reveal,
         });
+        for frame in &in_flight {
+            d.liar.receive(frame);
+        }
         d.drive();
-        assert_eq!(
-            d.proven(),
-            None,
-            "the claim crossed the action: not provably false"
-        );
-        assert_offline(
-            &d,
-            &Outcome::Incomplete(
-                "game 1: the guest claimed a forfeit: the host owed a move".into(),
-            ),
-        );
+        assert_eq!(d.proven(), None, "the claim crossed the reveal: not a lie");
+        let claim = d.host.table().claim().expect("a claim");
+        assert_eq!(claim.state, armada::fair::table::ClaimState::Refuted);
+        assert_eq!(d.liar.table.claim(), Some(claim), "both sides agree");
+        assert!(matches!(
+            d.host.table().settled(),
+            Some(Verdict::Honest(ending)) if ending.winner == Some(Seat::Guest)
+        ));
+        assert_eq!(d.host.score(), [0, 2], "the claim counts for nothing");
+        assert_offline(&d, &Outcome::Honest);
+    }
+
+    #[test]
+    fn a_claim_with_a_stale_view_cannot_win_a_game() {
+        // The liar claims the host owes a move, pretending not to have seen the host's
+        // action (its `seen` is older): the host's action refutes it, the game goes on.
+        let mut d = duel(Cheat::Stall);
+        d.host("A1"); // a hit: the host moves again
+        let (_, stale) = d.liar.table.chain_head(Seat::Host);
+        d.host("B1"); // arrives, and is not answered
+        let game = d.liar.table.game_id().unwrap();
+        let (seq, prev) = d.liar.table.chain_head(Seat::Guest);
+        let body = armada_proto::Body {
+            version: armada_proto::PROTOCOL_VERSION,
+            table: d.liar.table.id(),
+            from: armada_proto::Seat::Guest,
+            seq,
+            prev,
+            seen: stale,
+            payload: Payload::Forfeit {
+                game,
+                owed: Owed::Move,
+            },
+        };
+        let frame = d.liar.identity.seal(&body);
+        let _ = d.host.handle_message(0, &frame);
+        let claim = d.host.table().claim().expect("a claim");
+        assert_eq!(claim.state, armada::fair::table::ClaimState::Refuted);
+        assert_eq!(d.proven(), None);
+        assert!(!d.host.table().game().unwrap().is_over());
+        assert_eq!(d.host.score(), [0, 0]);
     }
 }
 
@@ -761,12 +851,7 @@ fn leaving_mid_game_resigns_it_and_the_round_still_settles() {
         .expect("waiting for the leaver's reveal");
     d.host.handle_timeout(deadline);
     d.drive();
-    assert_eq!(
-        d.host.table().settled(),
-        Some(&Verdict::Incomplete(
-            "the host claimed a forfeit: the guest owed a reveal".into()
-        ))
-    );
+    assert_claim_pending(&d, "the host claimed a forfeit: the guest owed a reveal");
     assert_eq!(d.host.score(), [2, 0]);
 }
 
@@ -820,11 +905,6 @@ mod draw_binding {
         let deadline = d.host.poll_timeout().expect("waiting for the confirmation");
         d.host.handle_timeout(deadline);
         d.drive();
-        assert_eq!(
-            d.host.table().settled(),
-            Some(&Verdict::Incomplete(
-                "the host claimed a forfeit: the guest owed a reveal".into()
-            ))
-        );
+        assert_claim_pending(&d, "the host claimed a forfeit: the guest owed a reveal");
     }
 }
