@@ -2,6 +2,7 @@
 //! round trip between two sessions, signatures included), and a whole game verified offline.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use armada::demo::Duet;
 use armada::rules::{Action, Seat, Variant};
@@ -99,6 +100,45 @@ fn round_trips(c: &mut Criterion) {
     group.finish();
 }
 
+/// One shot's whole exchange as it happens in play: the defender takes the signed
+/// action in and answers it with proofs, the attacker takes the answer in and checks
+/// it — signatures, openings and the consistency search included. Shots follow each
+/// other through whole games (no cloned state, so no allocator artefacts are timed).
+fn shots_in_play(c: &mut Criterion) {
+    c.bench_function("trust/shot in play: answer + verify", |b| {
+        b.iter_custom(|iters| {
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let mut duet = mid_game(0);
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                if duet.host.table().game().is_none_or(armada::rules::Game::is_over) {
+                    duet = mid_game(0);
+                }
+                let game = duet.host.table().game().unwrap();
+                let mover = game.mover();
+                let open = game.chart(mover).unmarked();
+                let cell = open.nth(rng.random_range(0..open.len())).unwrap();
+                let (attacker, defender) = if mover == Seat::Host {
+                    (&mut duet.host, &mut duet.guest)
+                } else {
+                    (&mut duet.guest, &mut duet.host)
+                };
+                attacker
+                    .handle_command(0, Command::Act(Action::Shot(cell)))
+                    .unwrap();
+                let act = attacker.poll_transmit().unwrap();
+                let start = Instant::now();
+                defender.handle_message(0, &act).unwrap();
+                let answer = defender.poll_transmit().unwrap();
+                attacker.handle_message(0, &answer).unwrap();
+                total += start.elapsed();
+                duet.deliver();
+            }
+            total
+        });
+    });
+}
+
 fn whole_game(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let mut duet = Duet::new(Variant::Armada).unwrap();
@@ -128,8 +168,15 @@ fn primitives(c: &mut Criterion) {
         .key(duet.host.table().transcript().last().unwrap().0)
         .unwrap();
     let mut group = c.benchmark_group("primitives");
-    group.bench_function("ed25519 verify a frame", |b| {
+    group.bench_function("ed25519 verify a frame (key decoded each time)", |b| {
         b.iter(|| black_box(verify(&key, &decoded)));
+    });
+    let peer = armada::fair::sign::PeerKey::parse(&key).unwrap();
+    group.bench_function("ed25519 verify a frame", |b| {
+        b.iter(|| black_box(peer.check(&decoded)));
+    });
+    group.bench_function("decode a frame strictly", |b| {
+        b.iter(|| black_box(armada_proto::Frame::decode(&frame)));
     });
     let identity = Identity::generate();
     group.bench_function("ed25519 sign a frame", |b| {
@@ -199,5 +246,5 @@ impl armada::rules::Sea for Proven {
     }
 }
 
-criterion_group!(benches, round_trips, whole_game, primitives);
+criterion_group!(benches, round_trips, shots_in_play, whole_game, primitives);
 criterion_main!(benches);

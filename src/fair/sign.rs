@@ -49,13 +49,28 @@ pub fn signed_bytes(body: &[u8]) -> Vec<u8> {
     bytes
 }
 
+/// A peer's public key, decoded once (decoding a point costs as much as a quarter of
+/// a signature check).
+#[derive(Clone, Debug)]
+pub struct PeerKey(ed25519::PublicKey);
+
+impl PeerKey {
+    /// The key in a hello; `None` if the bytes are not an ed25519 public key.
+    pub fn parse(key: &[u8; 32]) -> Option<Self> {
+        ed25519::PublicKey::try_from_bytes(key).ok().map(Self)
+    }
+
+    /// Whether `frame` is signed by this key.
+    pub fn check(&self, frame: &Frame) -> bool {
+        debug_assert_eq!(frame.signature.len(), SIGNATURE_LEN);
+        self.0
+            .verify(&signed_bytes(frame.body_bytes()), &frame.signature)
+    }
+}
+
 /// Whether `frame` is signed by the ed25519 public key `key`.
 pub fn verify(key: &[u8; 32], frame: &Frame) -> bool {
-    let Ok(public) = ed25519::PublicKey::try_from_bytes(key) else {
-        return false;
-    };
-    debug_assert_eq!(frame.signature.len(), SIGNATURE_LEN);
-    public.verify(&signed_bytes(frame.body_bytes()), &frame.signature)
+    PeerKey::parse(key).is_some_and(|k| k.check(frame))
 }
 
 /// The hash that links messages: over the exact bytes of a frame, signature included.

@@ -18,7 +18,7 @@ use crate::fair::hash::{Hash, label, labelled};
 use crate::fair::shared::{
     STRIKES, contribution_commitment, shell_order, strike_number, timeout_cell,
 };
-use crate::fair::sign::{frame_hash, verify};
+use crate::fair::sign::{PeerKey, frame_hash};
 use crate::rules::{
     Action, ActionError, CellSet, Chart, Consistency, Content, Coord, Ending, Facts, Fleet, Game,
     Recorder, Report, Sea, SeaError, Seat, ShellOrder, Variant, fit_fleet,
@@ -321,6 +321,8 @@ impl Round {
 pub struct Table {
     id: Hash,
     keys: [Option<Hash>; 2],
+    /// The same keys, decoded for checking signatures.
+    peer_keys: [Option<PeerKey>; 2],
     settings: Option<proto::Settings>,
     chains: [Chain; 2],
     /// Every accepted frame in the order it was taken in: the transcript.
@@ -359,6 +361,7 @@ impl Table {
         Self {
             id,
             keys: [None; 2],
+            peer_keys: [None, None],
             settings: None,
             chains: [Chain::default(), Chain::default()],
             transcript: Vec::new(),
@@ -552,12 +555,16 @@ impl Table {
                 actual: from,
             });
         }
-        let key = match (self.keys[idx(from)], &body.payload) {
-            (Some(key), _) => key,
-            (None, Payload::Hello { key, .. }) if body.seq == 0 => *key,
+        let hello_key;
+        let key = match (&self.peer_keys[idx(from)], &body.payload) {
+            (Some(key), _) => Some(key),
+            (None, Payload::Hello { key, .. }) if body.seq == 0 => {
+                hello_key = PeerKey::parse(key);
+                hello_key.as_ref()
+            }
             (None, _) => return Err(Rejected::NoHello),
         };
-        if self.own != Some(from) && !verify(&key, &frame) {
+        if self.own != Some(from) && !key.is_some_and(|k| k.check(&frame)) {
             return Err(Rejected::Signature(from));
         }
         if body.table != self.id {
@@ -747,6 +754,7 @@ impl Table {
                     return Err("a second hello".into());
                 }
                 self.keys[idx(from)] = Some(*key);
+                self.peer_keys[idx(from)] = PeerKey::parse(key);
                 notes.push(Note::Hello(from));
             }
             Payload::Settings(settings) => {
