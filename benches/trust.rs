@@ -111,7 +111,12 @@ fn shots_in_play(c: &mut Criterion) {
             let mut duet = mid_game(0);
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                if duet.host.table().game().is_none_or(armada::rules::Game::is_over) {
+                if duet
+                    .host
+                    .table()
+                    .game()
+                    .is_none_or(armada::rules::Game::is_over)
+                {
                     duet = mid_game(0);
                 }
                 let game = duet.host.table().game().unwrap();

@@ -12,7 +12,7 @@ use armada::ai::{Level, SoloGame};
 use armada::demo::{Duet, play_levels};
 use armada::fair::table::Verdict;
 use armada::fair::verify;
-use armada::rules::{EndReason, Placer, Seat, Variant, render};
+use armada::rules::{EndReason, Seat, Variant, render};
 
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 #[derive(Debug, Parser)]
@@ -41,14 +41,19 @@ enum Command {
     },
     /// Measures computer players: shots to sink a hidden fleet, or one level against another.
     ///
-    /// With `--level`, each game is one player against a uniformly random fleet (no
-    /// opponent moving); the last line reads `level=… games=… mean_shots=… se=… p50_ms=… p99_ms=…`.
+    /// With `--level`, each game is one player against a hidden fleet (uniformly random,
+    /// or placed as `--placement` places it; no opponent moving); the last line reads
+    /// `level=… games=… mean_shots=… se=… p50_ms=… p99_ms=…`.
     /// With `--match A:B`, A plays B with seats alternating; the last line reads
     /// `match=A:B games=… wins=… losses=… draws=… win_rate=…`.
     BenchAi {
-        /// The level to measure alone: random, easy or medium.
+        /// The level to measure alone: random, easy, medium or hard.
         #[arg(long, conflicts_with = "versus")]
         level: Option<Level>,
+        /// Hide the fleets as this level places its own (hard keeps tight rings);
+        /// uniformly random without it.
+        #[arg(long, requires = "level")]
+        placement: Option<Level>,
         /// Two levels to play against each other, as A:B.
         #[arg(long = "match", value_name = "A:B")]
         versus: Option<String>,
@@ -108,6 +113,7 @@ fn run(cli: &Cli) -> Result<u8> {
             games,
             classic,
             seed,
+            placement,
         } => {
             let variant = if *classic {
                 Variant::classic(10)?
@@ -116,7 +122,15 @@ fn run(cli: &Cli) -> Result<u8> {
             };
             anyhow::ensure!(*games > 0, "--games must be at least 1");
             match (level, versus) {
-                (Some(level), None) => bench_level(*level, variant, *games, *seed),
+                (Some(level), None) => {
+                    bench_level(
+                        *level,
+                        placement.unwrap_or(Level::Random),
+                        variant,
+                        *games,
+                        *seed,
+                    );
+                }
                 (None, Some(pair)) => {
                     let (a, b) = pair
                         .split_once(':')
@@ -205,13 +219,22 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted.get(at).copied().unwrap_or(0.0)
 }
 
-fn bench_level(level: Level, variant: Variant, games: u32, seed: u64) {
+/// The mean of `values` and its standard error.
+fn mean_se(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let sd = (values.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+    (mean, sd / n.sqrt())
+}
+
+fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let placer = Placer::new(&variant.fleet());
     let mut shots = Vec::with_capacity(games as usize);
+    let mut turns = Vec::with_capacity(games as usize);
     let mut times = Vec::new();
     for _ in 0..games {
-        let mut game = SoloGame::new(variant, placer.place(&mut rng));
+        let fleet = placement.place(&variant.fleet(), &mut rng);
+        let mut game = SoloGame::new(variant, fleet);
         while !game.is_over() {
             let start = std::time::Instant::now();
             let action = level.choose(&game.view(), &mut rng);
@@ -220,20 +243,19 @@ fn bench_level(level: Level, variant: Variant, games: u32, seed: u64) {
                 .expect("levels only choose legal actions");
         }
         shots.push(f64::from(game.actions()));
+        turns.push(f64::from(game.turns()));
     }
-    let n = shots.len() as f64;
-    let mean = shots.iter().sum::<f64>() / n;
-    let sd = (shots.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+    let (turns_mean, turns_se) = mean_se(&turns);
+    let (mean, se) = mean_se(&shots);
     shots.sort_by(f64::total_cmp);
     times.sort_by(f64::total_cmp);
     println!(
-        "{variant}: median {} shots, p90 {} shots",
+        "{variant}: median {} shots, p90 {} shots; {turns_mean:.2} ± {turns_se:.2} turns (actions that passed the turn)",
         percentile(&shots, 0.5),
         percentile(&shots, 0.9)
     );
     println!(
-        "level={level} games={games} mean_shots={mean:.2} se={:.2} p50_ms={:.3} p99_ms={:.3}",
-        sd / n.sqrt(),
+        "level={level} games={games} mean_shots={mean:.2} se={se:.2} p50_ms={:.3} p99_ms={:.3}",
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
@@ -241,7 +263,6 @@ fn bench_level(level: Level, variant: Variant, games: u32, seed: u64) {
 
 fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let placer = Placer::new(&variant.fleet());
     let (mut wins, mut losses, draws) = (0u32, 0u32, 0u32);
     for game in 0..games {
         // Seats alternate: A is the host (and moves first) in even games.
@@ -255,7 +276,7 @@ fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
         } else {
             [levels[1], levels[0]]
         };
-        let fleets = [placer.place(&mut rng), placer.place(&mut rng)];
+        let fleets = seated.map(|level| level.place(&variant.fleet(), &mut rng));
         let record = play_levels(variant, seated, Seat::Host, fleets, &mut rng);
         match record.game.ending().and_then(|e| e.winner) {
             Some(w) if w == a => wins += 1,

@@ -29,9 +29,14 @@ pub enum Level {
 impl Level {
     pub const ALL: [Self; 4] = [Self::Random, Self::Easy, Self::Medium, Self::Hard];
 
-    /// A fleet for a new game: uniformly random, so there is no pattern to learn.
+    /// A fleet for a new game: uniformly random, so there is no pattern to learn; the
+    /// hard level keeps the best of a few such layouts by how little water its rings
+    /// give away when its ships sink.
     pub fn place<R: rand::Rng + ?Sized>(self, spec: &FleetSpec, rng: &mut R) -> Fleet {
-        Placer::new(spec).place(rng)
+        match self {
+            Self::Hard => super::hard::place(spec, rng),
+            _ => Placer::new(spec).place(rng),
+        }
     }
 
     /// The next action, from what the view shows and nothing else.

@@ -14,6 +14,7 @@ pub struct SoloGame {
     stock: Stock,
     radar: Option<Vec<(Coord, bool)>>,
     actions: u32,
+    turns: u32,
 }
 
 impl SoloGame {
@@ -25,6 +26,7 @@ impl SoloGame {
             fleet,
             radar: None,
             actions: 0,
+            turns: 0,
         }
     }
 
@@ -34,6 +36,12 @@ impl SoloGame {
 
     pub fn actions(&self) -> u32 {
         self.actions
+    }
+
+    /// Actions that passed the turn (hit nothing, or swept with the radar): in a game
+    /// against an opponent these are what the race is lost by.
+    pub fn turns(&self) -> u32 {
+        self.turns
     }
 
     /// What the player may know now (the radar picture only right after a sweep).
@@ -64,6 +72,9 @@ impl SoloGame {
             self.stock.spend(weapon);
         }
         self.actions += 1;
+        if matches!(action, Action::Radar(_)) || !effects.iter().any(crate::rules::Effect::is_hit) {
+            self.turns += 1;
+        }
         let report = Report {
             action,
             effects,
