@@ -3,7 +3,10 @@
 //! See ARCHITECTURE.md for the map of modules and what each must never do.
 
 pub mod ai;
+pub mod bot;
 pub mod demo;
 pub mod fair;
+pub mod net;
 pub mod rules;
 pub mod session;
+pub mod store;

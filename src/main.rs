@@ -22,8 +22,45 @@ struct Cli {
     command: Command,
 }
 
+/// What every network command takes.
+#[derive(Debug, clap::Args)]
+struct NetArgs {
+    /// Listen here (repeatable); default: all interfaces, TCP and QUIC.
+    #[arg(long, value_name = "MULTIADDR")]
+    listen: Vec<libp2p::Multiaddr>,
+    /// No `mDNS` and no `UPnP` (both multicast on the local network).
+    #[arg(long)]
+    no_discovery: bool,
+    /// Where saved games and the identity key live (default: the platform's data directory).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// A computer plays this side: random, easy, medium or hard.
+    #[arg(long, value_name = "LEVEL")]
+    bot: Option<Level>,
+    /// Games to play at the table (Play again in between), then leave.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Opens a table and prints its invite (a line starting `armada://join/`).
+    Host {
+        #[command(flatten)]
+        net: NetArgs,
+        /// No move timer at this table.
+        #[arg(long)]
+        no_timer: bool,
+        /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
+        #[arg(long, value_name = "SIDE")]
+        classic: Option<u8>,
+    },
+    /// Joins a table from its invite (the link or the code).
+    Join {
+        #[command(flatten)]
+        net: NetArgs,
+        invite: String,
+    },
     /// Two random computer players play a whole game; every action and both boards are printed.
     Demo {
         /// Seed for placement and play: the same seed plays the same game.
@@ -92,6 +129,22 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<u8> {
     match &cli.command {
+        Command::Host {
+            net,
+            no_timer,
+            classic,
+        } => {
+            let settings = table_settings(*no_timer, *classic)?;
+            network(net, |seating, say| {
+                Box::pin(armada::net::host(seating, settings, say))
+            })
+        }
+        Command::Join { net, invite } => {
+            let invite = invite.clone();
+            network(net, move |seating, say| {
+                Box::pin(async move { armada::net::join(seating, &invite, say).await })
+            })
+        }
         Command::Demo {
             seed,
             classic,
@@ -162,6 +215,68 @@ fn run(cli: &Cli) -> Result<u8> {
             Ok(report.outcome.exit_code())
         }
     }
+}
+
+/// A new table's settings: Armada or classic of a side, the timer on or off.
+fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::Settings> {
+    let game = match classic {
+        Some(side) => {
+            Variant::classic(side)?;
+            armada_proto::GameKind::Classic { side }
+        }
+        None => armada_proto::GameKind::Armada,
+    };
+    Ok(armada_proto::Settings {
+        game,
+        timer: !no_timer,
+        move_ms: armada::fair::table::MOVE_MS,
+        answer_ms: 10_000,
+        reveal_ms: 10_000,
+        grace_ms: 30_000,
+    })
+}
+
+type Flow<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<armada::net::TableOutcome>> + Send + 'a>,
+>;
+
+/// Runs a network command on a tokio runtime, printing its lines as they come.
+fn network(
+    net: &NetArgs,
+    flow: impl for<'a> FnOnce(armada::net::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
+) -> Result<u8> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ARMADA_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let Some(level) = net.bot else {
+        anyhow::bail!(
+            "playing by typing moves is not built yet: pass --bot easy|medium|hard|random"
+        );
+    };
+    let seating = armada::net::Seating {
+        config: armada::net::Config {
+            listen: net.listen.clone(),
+            discovery: !net.no_discovery,
+        },
+        store: armada::store::Store::open(net.data_dir.as_deref())?,
+        player: armada::net::Player::Bot(armada::bot::Bot::new(level, net.games)),
+    };
+    let runtime = tokio::runtime::Runtime::new()?;
+    let mut say = |line: &str| emit(&format!("{line}\n"));
+    let outcome = runtime.block_on(flow(seating, &mut say))?;
+    let table = outcome.session.table();
+    let score = outcome.session.score();
+    emit(&format!(
+        "table over: {} game(s); score host {} – guest {}\n",
+        table.game_number().map_or(0, |n| n + 1),
+        f64::from(score[0]) / 2.0,
+        f64::from(score[1]) / 2.0
+    ));
+    Ok(u8::from(!outcome.finished))
 }
 
 fn run_demo(variant: Variant, seed: u64, transcript: Option<&std::path::Path>) -> Result<()> {

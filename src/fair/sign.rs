@@ -26,6 +26,22 @@ impl Identity {
         Self(keypair)
     }
 
+    /// The same key as a libp2p keypair, for the network's own handshakes.
+    pub fn keypair(&self) -> libp2p_identity::Keypair {
+        self.0.clone().into()
+    }
+
+    /// The secret key's bytes, to keep on disk (privately).
+    pub fn to_secret_bytes(&self) -> [u8; 64] {
+        self.0.to_bytes()
+    }
+
+    /// An identity kept with [`Identity::to_secret_bytes`]; `None` if the bytes are not one.
+    pub fn from_secret_bytes(bytes: &[u8; 64]) -> Option<Self> {
+        let mut copy = *bytes;
+        ed25519::Keypair::try_from_bytes(&mut copy).ok().map(Self)
+    }
+
     /// The public key, as it travels in `Hello`.
     pub fn public(&self) -> [u8; 32] {
         self.0.public().to_bytes()

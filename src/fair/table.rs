@@ -46,6 +46,8 @@ pub enum Rejected {
     Sender { claimed: Seat, actual: Seat },
     #[error("the first message of a peer must be its hello")]
     NoHello,
+    #[error("not invited: the hello does not prove the invite's table secret")]
+    NotInvited,
     #[error("the message is not signed by the {0}'s key")]
     Signature(Seat),
     #[error("the message belongs to another table")]
@@ -67,7 +69,7 @@ impl Rejected {
             Self::Decode(D::Version(_)) => C::Version,
             Self::Decode(_) => C::Malformed,
             Self::Sender { .. } => C::Sender,
-            Self::NoHello => C::NotInvited,
+            Self::NoHello | Self::NotInvited => C::NotInvited,
             Self::Signature(_) => C::Signature,
             Self::OtherTable => C::OtherTable,
             Self::Duplicate { .. } => C::Duplicate,
@@ -385,6 +387,11 @@ impl Table {
 
     pub fn id(&self) -> Hash {
         self.id
+    }
+
+    /// The seat that left the table, if one did.
+    pub fn left(&self) -> Option<Seat> {
+        self.left
     }
 
     pub fn key(&self, seat: Seat) -> Option<Hash> {

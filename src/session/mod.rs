@@ -323,6 +323,7 @@ impl Session {
                 key,
                 join: Some(join),
             } if join == join_proof(&self.secret, &key) => Ok(()),
+            Payload::Hello { .. } => Err(Rejected::NotInvited),
             _ => Err(Rejected::NoHello),
         }
     }

@@ -237,7 +237,7 @@ fn another_version_and_an_uninvited_guest_are_told_by_code() {
     );
     let mut stranger = Session::guest(armada::fair::sign::Identity::generate(), [2; 32]);
     let hello = stranger.poll_wire().unwrap();
-    assert_eq!(host.handle_wire(0, &hello), Err(Rejected::NoHello));
+    assert_eq!(host.handle_wire(0, &hello), Err(Rejected::NotInvited));
     assert!(host.table().key(Seat::Guest).is_none());
     let reply = armada_proto::decode_wire(&host.poll_wire().unwrap()).unwrap();
     assert!(

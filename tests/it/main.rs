@@ -9,6 +9,7 @@ mod coords;
 mod deduce;
 mod hostile;
 mod liar;
+mod net;
 mod pair;
 mod placement;
 mod properties;

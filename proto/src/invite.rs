@@ -1,0 +1,126 @@
+//! Invites: what a guest needs to find a table and prove it was invited, as a link.
+//!
+//! `armada://join/<code>`, where the code is URL-safe base64 (no padding) of the
+//! postcard encoding of [`Invite`]. The bare code is accepted too. Checked strictly:
+//! size first, then the encoding, then each field's bounds.
+
+use data_encoding::BASE64URL_NOPAD;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The link's prefix.
+pub const INVITE_PREFIX: &str = "armada://join/";
+/// The longest invite text accepted, in bytes.
+pub const MAX_INVITE: usize = 4096;
+/// Addresses an invite carries at most.
+pub const MAX_ADDRS: usize = 16;
+/// The longest address or peer id, in bytes.
+pub const MAX_ADDR: usize = 256;
+
+/// A table's invite.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    /// The invite format's version: 1.
+    pub version: u8,
+    /// The host's libp2p peer id, as bytes.
+    pub peer: Vec<u8>,
+    /// Addresses the host may be reached at (libp2p multiaddrs, as bytes).
+    pub addrs: Vec<Vec<u8>>,
+    /// The table secret: proves to the host that a guest was invited.
+    pub secret: [u8; 32],
+}
+
+/// Why a text is not an invite.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum InviteError {
+    #[error("the invite is longer than {MAX_INVITE} characters")]
+    TooLong,
+    #[error("the invite is not a valid code (expected armada://join/… or the code alone)")]
+    Encoding,
+    #[error("the invite's contents are malformed")]
+    Malformed,
+    #[error("invite version {0} is not supported (this client reads version 1)")]
+    Version(u8),
+    #[error("the invite carries too many or too long addresses")]
+    Bounds,
+}
+
+impl Invite {
+    /// The invite as a link.
+    pub fn to_link(&self) -> String {
+        format!("{INVITE_PREFIX}{}", self.to_code())
+    }
+
+    /// The invite as a bare code.
+    pub fn to_code(&self) -> String {
+        BASE64URL_NOPAD
+            .encode(&postcard::to_stdvec(self).expect("encoding into memory cannot fail"))
+    }
+
+    /// Reads a link or a bare code.
+    pub fn parse(text: &str) -> Result<Self, InviteError> {
+        let text = text.trim();
+        if text.len() > MAX_INVITE {
+            return Err(InviteError::TooLong);
+        }
+        let code = text.strip_prefix(INVITE_PREFIX).unwrap_or(text);
+        let bytes = BASE64URL_NOPAD
+            .decode(code.as_bytes())
+            .map_err(|_| InviteError::Encoding)?;
+        let (invite, rest) =
+            postcard::take_from_bytes::<Self>(&bytes).map_err(|_| InviteError::Malformed)?;
+        if !rest.is_empty() {
+            return Err(InviteError::Malformed);
+        }
+        if invite.version != 1 {
+            return Err(InviteError::Version(invite.version));
+        }
+        if invite.peer.len() > MAX_ADDR
+            || invite.addrs.len() > MAX_ADDRS
+            || invite.addrs.iter().any(|a| a.len() > MAX_ADDR)
+        {
+            return Err(InviteError::Bounds);
+        }
+        Ok(invite)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invite() -> Invite {
+        Invite {
+            version: 1,
+            peer: vec![0, 36, 8, 1],
+            addrs: vec![vec![4, 127, 0, 0, 1, 6, 0x1f, 0x90]],
+            secret: [7; 32],
+        }
+    }
+
+    #[test]
+    fn links_and_codes_round_trip() {
+        let i = invite();
+        assert_eq!(Invite::parse(&i.to_link()), Ok(i.clone()));
+        assert_eq!(Invite::parse(&format!("  {}\n", i.to_code())), Ok(i));
+    }
+
+    #[test]
+    fn junk_is_refused_by_name() {
+        assert_eq!(
+            Invite::parse("armada://join/!!"),
+            Err(InviteError::Encoding)
+        );
+        assert_eq!(
+            Invite::parse("armada://join/AAAA"),
+            Err(InviteError::Malformed)
+        );
+        assert_eq!(Invite::parse(&"A".repeat(5000)), Err(InviteError::TooLong));
+        let mut i = invite();
+        i.version = 2;
+        assert_eq!(Invite::parse(&i.to_link()), Err(InviteError::Version(2)));
+        let mut i = invite();
+        i.addrs = vec![vec![1]; MAX_ADDRS + 1];
+        assert_eq!(Invite::parse(&i.to_link()), Err(InviteError::Bounds));
+    }
+}

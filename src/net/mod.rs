@@ -1,0 +1,19 @@
+//! Network play over libp2p: a node that owns the swarm, and a table played over one
+//! long-lived game stream.
+//!
+//! Architecture invariant: a thin shell. The game's logic is the [`crate::session`]
+//! state machine; this module moves its bytes, keeps its clock, saves it through
+//! [`crate::store`] after every message, and never decides anything about the game.
+
+mod flows;
+mod node;
+mod table;
+
+pub use flows::{Seating, describe, host, join};
+pub use node::{Config, Node};
+pub use table::{Player, TableOutcome, play_table};
+
+use libp2p::StreamProtocol;
+
+/// The protocol of a table's game stream.
+pub const GAME_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/game/1");

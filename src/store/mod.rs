@@ -1,0 +1,139 @@
+//! Saved tables on disk: the identity key, and each table's session and transcript,
+//! written atomically after every message.
+//!
+//! Layout of the data directory (the platform's, or `--data-dir`):
+//! `identity.key` (the ed25519 secret, 64 bytes, owner-only), and per table
+//! `tables/<table id>.session` (a [`Session::save`] snapshot: secrets included) and
+//! `tables/<table id>.armada` (the transcript, as `armada verify` reads it). Each write
+//! goes to a temporary file in the same directory and is renamed over the old one,
+//! so a process killed at any moment leaves the previous or the new version, never a
+//! torn one. Architecture invariant: files only; no game logic, no network.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use crate::fair::sign::Identity;
+use crate::session::Session;
+
+/// A data directory.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store in `dir`, or in the platform's data directory; created if missing.
+    pub fn open(dir: Option<&Path>) -> anyhow::Result<Self> {
+        let dir = match dir {
+            Some(dir) => dir.to_path_buf(),
+            None => directories::ProjectDirs::from("", "", "armada")
+                .context("this system has no home directory for Armada's data; pass --data-dir")?
+                .data_dir()
+                .to_path_buf(),
+        };
+        std::fs::create_dir_all(dir.join("tables"))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(Self { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// This player's identity: loaded, or made once and kept.
+    pub fn identity(&self) -> anyhow::Result<Identity> {
+        let path = self.dir.join("identity.key");
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                let bytes: [u8; 64] = bytes
+                    .try_into()
+                    .map_err(|_| anyhow::anyhow!("{} is not an identity key", path.display()))?;
+                Identity::from_secret_bytes(&bytes)
+                    .with_context(|| format!("{} is not an identity key", path.display()))
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                let identity = Identity::generate();
+                write_atomic(&path, &identity.to_secret_bytes(), true)?;
+                Ok(identity)
+            }
+            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    /// Where a table's snapshot lives.
+    pub fn session_path(&self, table: &[u8; 32]) -> PathBuf {
+        self.dir
+            .join("tables")
+            .join(format!("{}.session", hex::encode(table)))
+    }
+
+    /// Where a table's transcript lives.
+    pub fn transcript_path(&self, table: &[u8; 32]) -> PathBuf {
+        self.dir
+            .join("tables")
+            .join(format!("{}.armada", hex::encode(table)))
+    }
+
+    /// Saves the session and its transcript (each atomically).
+    pub fn save(&self, session: &Session) -> anyhow::Result<()> {
+        let table = session.table().id();
+        write_atomic(&self.session_path(&table), &session.save(), true)?;
+        write_atomic(
+            &self.transcript_path(&table),
+            &session.table().transcript_file(),
+            false,
+        )
+    }
+
+    /// The saved snapshot of a table, if there is one.
+    pub fn load(&self, table: &[u8; 32]) -> anyhow::Result<Option<Vec<u8>>> {
+        let path = self.session_path(table);
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    /// The ids of the tables with a saved snapshot, newest first.
+    pub fn tables(&self) -> anyhow::Result<Vec<[u8; 32]>> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(self.dir.join("tables"))? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".session")) else {
+                continue;
+            };
+            let Ok(id) = hex::decode(id) else { continue };
+            let Ok(id) = <[u8; 32]>::try_from(id) else {
+                continue;
+            };
+            let modified = entry.metadata()?.modified()?;
+            found.push((modified, id));
+        }
+        found.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+        Ok(found.into_iter().map(|(_, id)| id).collect())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a
+/// rename; `private` files are readable by their owner only.
+fn write_atomic(path: &Path, bytes: &[u8], private: bool) -> anyhow::Result<()> {
+    let dir = path.parent().context("a file path without a directory")?;
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::PermissionsExt as _;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    file.write_all(bytes)?;
+    file.persist(path)
+        .with_context(|| format!("cannot save {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! Network play between two `armada` processes on 127.0.0.1 (no discovery): whole
+//! bot tables over TCP and over QUIC, and a stranger refused without harm.
+
+use std::io::{BufRead as _, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use armada::fair::verify::{Outcome, verify};
+
+const ARMADA: &str = env!("CARGO_BIN_EXE_armada");
+
+/// A running `armada` process and the lines it printed so far.
+struct Process {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Process {
+    fn start(args: &[&str], data: &Path) -> Self {
+        let mut child = Command::new(ARMADA)
+            .args(args)
+            .arg("--no-discovery")
+            .arg("--data-dir")
+            .arg(data)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("armada starts");
+        let (tx, lines) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Self { child, lines }
+    }
+
+    /// The first line starting with `prefix`, within a minute.
+    fn line_starting(&self, prefix: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|e| panic!("no line starting {prefix:?}: {e}"));
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    /// Waits for the exit (at most two minutes); the exit code and standard error.
+    fn finish(mut self) -> (i32, String) {
+        for _ in 0..1200 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut stderr = String::new();
+                std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut stderr)
+                    .unwrap();
+                return (status.code().unwrap_or(-1), stderr);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        panic!("armada did not finish in time");
+    }
+}
+
+/// Every saved transcript in `data` verifies as complete and honest, with `games` games.
+fn assert_honest(data: &Path, games: usize) {
+    let tables = data.join("tables");
+    let files: Vec<_> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "armada"))
+        .collect();
+    assert_eq!(files.len(), 1, "one table saved in {}", tables.display());
+    let report = verify(&std::fs::read(&files[0]).unwrap());
+    assert_eq!(report.outcome, Outcome::Honest);
+    assert_eq!(report.games.len(), games);
+}
+
+fn bot_table(listen: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let host = Process::start(
+        &["host", "--bot", "hard", "--games", "2", "--listen", listen],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &[
+            "join", &link, "--bot", "medium", "--games", "2", "--listen", listen,
+        ],
+        &guest_data,
+    );
+    let (guest_code, guest_err) = guest.finish();
+    let (host_code, host_err) = host.finish();
+    assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+    assert_honest(&host_data, 2);
+    assert_honest(&guest_data, 2);
+}
+
+#[test]
+fn two_processes_play_a_whole_table_over_tcp() {
+    bot_table("/ip4/127.0.0.1/tcp/0");
+}
+
+#[test]
+fn two_processes_play_a_whole_table_over_quic() {
+    bot_table("/ip4/127.0.0.1/udp/0/quic-v1");
+}
+
+#[test]
+fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &["host", "--bot", "easy", "--listen", listen],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    // The same host and addresses, another secret.
+    let mut invite = armada_proto::Invite::parse(&link).unwrap();
+    invite.secret[0] ^= 1;
+    let stranger = Process::start(
+        &[
+            "join",
+            &invite.to_link(),
+            "--bot",
+            "easy",
+            "--listen",
+            listen,
+        ],
+        &dir.path().join("stranger"),
+    );
+    let (code, stderr) = stranger.finish();
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not invited"), "{stderr}");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &dir.path().join("guest"),
+    );
+    let (guest_code, guest_err) = guest.finish();
+    let (host_code, host_err) = host.finish();
+    assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+    assert_honest(&dir.path().join("host"), 1);
+}
