@@ -30,6 +30,10 @@ impl Bot {
         self.level
     }
 
+    pub fn games(&self) -> u32 {
+        self.games
+    }
+
     /// Takes in what the session reported: the picture of its own radar sweep.
     pub fn observe(&mut self, me: Seat, event: &Event) {
         if let Event::Table(Note::Resolved { seat, report, .. }) = event

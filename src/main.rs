@@ -61,6 +61,15 @@ enum Command {
         net: NetArgs,
         invite: String,
     },
+    /// Continues an interrupted table (the newest saved one, or `--table ID`) with the
+    /// computer level and games saved with it.
+    Resume {
+        #[command(flatten)]
+        net: NetArgs,
+        /// The table's id (64 hex digits), as in its saved files' names.
+        #[arg(long)]
+        table: Option<String>,
+    },
     /// Two random computer players play a whole game; every action and both boards are printed.
     Demo {
         /// Seed for placement and play: the same seed plays the same game.
@@ -135,13 +144,19 @@ fn run(cli: &Cli) -> Result<u8> {
             classic,
         } => {
             let settings = table_settings(*no_timer, *classic)?;
-            network(net, |seating, say| {
+            network(net, true, |seating, say| {
                 Box::pin(armada::net::host(seating, settings, say))
+            })
+        }
+        Command::Resume { net, table } => {
+            let table = table.clone();
+            network(net, false, move |seating, say| {
+                Box::pin(async move { armada::net::resume(seating, table.as_deref(), say).await })
             })
         }
         Command::Join { net, invite } => {
             let invite = invite.clone();
-            network(net, move |seating, say| {
+            network(net, true, move |seating, say| {
                 Box::pin(async move { armada::net::join(seating, &invite, say).await })
             })
         }
@@ -243,6 +258,7 @@ type Flow<'a> = std::pin::Pin<
 /// Runs a network command on a tokio runtime, printing its lines as they come.
 fn network(
     net: &NetArgs,
+    needs_bot: bool,
     flow: impl for<'a> FnOnce(armada::net::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
 ) -> Result<u8> {
     tracing_subscriber::fmt()
@@ -252,10 +268,13 @@ fn network(
         )
         .with_writer(std::io::stderr)
         .init();
-    let Some(level) = net.bot else {
-        anyhow::bail!(
+    // A resumed table plays on with the level saved with it.
+    let level = match net.bot {
+        Some(level) => level,
+        None if !needs_bot => Level::Random,
+        None => anyhow::bail!(
             "playing by typing moves is not built yet: pass --bot easy|medium|hard|random"
-        );
+        ),
     };
     let seating = armada::net::Seating {
         config: armada::net::Config {

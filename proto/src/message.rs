@@ -248,11 +248,18 @@ pub struct ProtocolError {
     pub detail: String,
 }
 
-/// One message on a game stream: a signed frame, or a refusal of one.
+/// One message on a game stream: a signed frame, a refusal of one, or where the
+/// sender's copy of the other chain ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Wire {
     Frame(Vec<u8>),
     Error(ProtocolError),
+    /// Sent first on every (re)connection: "I hold your frames up to `next` − 1 of
+    /// table `table`; send me the rest".
+    Sync {
+        table: Hash,
+        next: u32,
+    },
 }
 
 /// One frame of a saved transcript, with the seat that sent it.

@@ -1,5 +1,7 @@
-//! Hosting and joining a table from the command line: a node, an invite, the one
-//! invited guest, then the table played to its end.
+//! Hosting, joining and resuming a table from the command line: a node, an invite,
+//! the one invited guest, then the table played to its end across broken links.
+
+use std::time::Duration;
 
 use anyhow::Context as _;
 use futures::StreamExt as _;
@@ -9,15 +11,17 @@ use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
+use super::table::{Clock, Ended, Side, is_peer};
 use super::{Config, GAME_PROTOCOL, Node, Player, TableOutcome, play_table};
+use crate::ai::Level;
 use crate::fair::secret::Secret;
-use crate::fair::table::Note;
+use crate::fair::table::{ClaimState, Note};
 use crate::rules::Seat;
 use crate::session::{Event, Session};
-use crate::store::Store;
+use crate::store::{Store, TableMeta};
 use armada_proto::{self as proto, Invite};
 
-/// What hosting and joining share.
+/// What hosting, joining and resuming share.
 #[derive(Debug)]
 pub struct Seating {
     pub config: Config,
@@ -25,25 +29,48 @@ pub struct Seating {
     pub player: Player,
 }
 
+type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
+
 /// How long a stranger's first message may take before its stream is dropped.
 const ADMIT_MS: u64 = 10_000;
+/// The longest pause between two redials.
+const MAX_BACKOFF_MS: u64 = 4_000;
+
+/// How this side gets a new stream when the link breaks.
+enum Reach {
+    /// The host waits for the seated guest to open one (anyone else is refused).
+    Host(libp2p_stream::IncomingStreams),
+    /// The guest redials the host.
+    Guest(Node, Vec<Multiaddr>),
+}
+
+fn framed(
+    stream: libp2p::Stream,
+) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
+    let codec = LengthDelimitedCodec::builder()
+        .max_frame_length(proto::MAX_WIRE)
+        .new_codec();
+    Framed::new(stream.compat(), codec)
+}
 
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
 /// secret (refusing anyone else, with a reason), and plays the table.
 pub async fn host(
     seating: Seating,
     settings: proto::Settings,
-    say: &mut (dyn FnMut(&str) + Send),
+    say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
     let identity = seating.store.identity()?;
-    let node = Node::start(&identity, seating.config).await?;
+    let node = Node::start(&identity, seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
     let mut session = Session::host(identity, secret, settings);
+    let listening = node.listeners().await;
     let addrs: Vec<Multiaddr> = node
         .addresses()
         .await
-        .into_iter()
+        .iter()
         .filter(|a| !a.to_string().contains("/0.0.0.0/"))
+        .cloned()
         .collect();
     let invite = Invite {
         version: 1,
@@ -69,14 +96,27 @@ pub async fn host(
         }
     };
     say(&format!("{peer} took the guest's seat"));
-    // Anyone else who opens a game stream is told the table is taken.
-    tokio::spawn(async move {
-        while let Some((stranger, stream)) = incoming.next().await {
-            tracing::info!(%stranger, "refused: the table is taken");
-            refuse(stream, proto::ErrorCode::NotInvited, "the table is taken").await;
-        }
-    });
-    play(session, peer, stream, seating.player, &seating.store, say).await
+    let Player::Bot(bot) = &seating.player;
+    seating.store.save_meta(
+        &session.table().id(),
+        &TableMeta {
+            seat: "host".into(),
+            peer: peer.to_string(),
+            addrs: listening.iter().map(ToString::to_string).collect(),
+            level: bot.level().to_string(),
+            games: bot.games(),
+        },
+    )?;
+    let _keep = node;
+    run(
+        session,
+        peer,
+        Some(stream),
+        Reach::Host(incoming),
+        seating,
+        say,
+    )
+    .await
 }
 
 /// Reads a stranger's first message: a hello with a valid invite proof from the key
@@ -86,20 +126,26 @@ async fn admit(
     peer: PeerId,
     stream: libp2p::Stream,
 ) -> anyhow::Result<libp2p::Stream> {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(proto::MAX_WIRE)
-        .new_codec();
-    let mut framed = Framed::new(stream.compat(), codec);
-    let first = tokio::time::timeout(std::time::Duration::from_millis(ADMIT_MS), framed.next())
-        .await
-        .context("no hello in time")?
-        .context("the stream closed")??;
+    let mut framed = framed(stream);
+    // A sync may come first (it says how much of the host's chain the guest holds);
+    // the first frame must be the hello.
+    let first = tokio::time::timeout(Duration::from_millis(ADMIT_MS), async {
+        for _ in 0..4 {
+            let bytes = framed.next().await.context("the stream closed")??;
+            if !matches!(proto::decode_wire(&bytes), Ok(proto::Wire::Sync { .. })) {
+                return Ok(bytes);
+            }
+        }
+        anyhow::bail!("no hello among the first messages")
+    })
+    .await
+    .context("no hello in time")??;
     let mut probe = session.clone();
     let result = probe.handle_wire(0, &first);
     let key_ok = probe
         .table()
         .key(Seat::Guest)
-        .is_some_and(|key| super::table::is_peer(&key, &peer));
+        .is_some_and(|key| is_peer(&key, &peer));
     if result.is_ok() && key_ok {
         // Taken in for real: the frame is part of the table from now on.
         session
@@ -114,25 +160,15 @@ async fn admit(
             "the hello's key is not the sender's network identity".into(),
         ),
     };
-    refuse_framed(&mut framed, code, &why).await;
+    refuse(framed, code, &why).await;
     anyhow::bail!(why)
 }
 
-async fn refuse(stream: libp2p::Stream, code: proto::ErrorCode, why: &str) {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(proto::MAX_WIRE)
-        .new_codec();
-    let mut framed = Framed::new(stream.compat(), codec);
-    refuse_framed(&mut framed, code, why).await;
-}
-
-async fn refuse_framed<T>(
-    framed: &mut Framed<T, LengthDelimitedCodec>,
+async fn refuse(
+    mut framed: Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec>,
     code: proto::ErrorCode,
     why: &str,
-) where
-    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
-{
+) {
     use futures::SinkExt;
     let error = proto::Wire::Error(proto::ProtocolError {
         version: proto::PROTOCOL_VERSION,
@@ -141,15 +177,11 @@ async fn refuse_framed<T>(
         detail: why.chars().take(proto::MAX_TEXT / 4).collect(),
     });
     let _ = framed.send(Bytes::from(proto::encode_wire(&error))).await;
-    let _ = SinkExt::<Bytes>::close(framed).await;
+    let _ = SinkExt::<Bytes>::close(&mut framed).await;
 }
 
 /// Joins the table of `invite` (a link or a code) and plays it.
-pub async fn join(
-    seating: Seating,
-    invite: &str,
-    say: &mut (dyn FnMut(&str) + Send),
-) -> anyhow::Result<TableOutcome> {
+pub async fn join(seating: Seating, invite: &str, say: Say<'_>) -> anyhow::Result<TableOutcome> {
     let invite = Invite::parse(invite)?;
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
     let addrs = invite
@@ -159,41 +191,219 @@ pub async fn join(
         .collect::<Result<Vec<_>, _>>()
         .context("an address in the invite is malformed")?;
     let identity = seating.store.identity()?;
-    let node = Node::start(&identity, seating.config).await?;
-    node.dial(peer, addrs).await?;
-    let stream = node
-        .control()
-        .open_stream(peer, GAME_PROTOCOL)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot open the game stream: {e}"))?;
+    let node = Node::start(&identity, seating.config.clone()).await?;
+    let stream = connect(&node, peer, &addrs).await?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
-    play(session, peer, stream, seating.player, &seating.store, say).await
-}
-
-async fn play(
-    session: Session,
-    peer: PeerId,
-    stream: libp2p::Stream,
-    player: Player,
-    store: &Store,
-    say: &mut (dyn FnMut(&str) + Send),
-) -> anyhow::Result<TableOutcome> {
-    let mut rng = rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng());
-    play_table(
-        stream,
-        peer,
-        session,
-        player,
-        Some(store),
-        &mut rng,
-        |session, event| {
-            if let Some(line) = describe(session, event) {
-                say(&line);
-            }
+    let Player::Bot(bot) = &seating.player;
+    seating.store.save_meta(
+        &session.table().id(),
+        &TableMeta {
+            seat: "guest".into(),
+            peer: peer.to_string(),
+            addrs: addrs.iter().map(ToString::to_string).collect(),
+            level: bot.level().to_string(),
+            games: bot.games(),
         },
+    )?;
+    run(
+        session,
+        peer,
+        Some(stream),
+        Reach::Guest(node, addrs),
+        seating,
+        say,
     )
     .await
+}
+
+async fn connect(node: &Node, peer: PeerId, addrs: &[Multiaddr]) -> anyhow::Result<libp2p::Stream> {
+    node.dial(peer, addrs.to_vec()).await?;
+    node.control()
+        .open_stream(peer, GAME_PROTOCOL)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open the game stream: {e}"))
+}
+
+/// Continues a saved table (the newest, or `table` given as hex): the session as it
+/// was saved, the other player found again where the table's meta says.
+pub async fn resume(
+    mut seating: Seating,
+    table: Option<&str>,
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome> {
+    let id = match table {
+        Some(text) => <[u8; 32]>::try_from(hex::decode(text.trim())?)
+            .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?,
+        None => *seating
+            .store
+            .tables()?
+            .first()
+            .context("there is no saved table to resume")?,
+    };
+    let meta = seating.store.load_meta(&id)?;
+    let bytes = seating
+        .store
+        .load(&id)?
+        .context("the table has no saved session")?;
+    let identity = seating.store.identity()?;
+    let session = Session::restore(identity.clone(), &bytes, 0)?;
+    let peer: PeerId = meta.peer.parse().context("the saved peer id is damaged")?;
+    let addrs = meta
+        .addrs
+        .iter()
+        .map(|a| a.parse::<Multiaddr>())
+        .collect::<Result<Vec<_>, _>>()
+        .context("a saved address is damaged")?;
+    let Player::Bot(bot) = &mut seating.player;
+    if let Ok(level) = meta.level.parse::<Level>() {
+        *bot = crate::bot::Bot::new(level, meta.games);
+    }
+    say(&format!(
+        "resuming table {} as the {}",
+        hex::encode(id),
+        meta.seat
+    ));
+    if meta.seat == "host" {
+        // The guest redials the addresses it knows: listen there again (and
+        // wherever else was asked).
+        let mut listen = addrs;
+        listen.append(&mut seating.config.listen);
+        seating.config.listen = listen;
+        let node = Node::start(&identity, seating.config.clone()).await?;
+        let incoming = node
+            .control()
+            .accept(GAME_PROTOCOL)
+            .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
+        let _keep = node;
+        run(session, peer, None, Reach::Host(incoming), seating, say).await
+    } else {
+        let node = Node::start(&identity, seating.config.clone()).await?;
+        run(session, peer, None, Reach::Guest(node, addrs), seating, say).await
+    }
+}
+
+fn reporter(say: Say<'_>) -> impl FnMut(&Session, &Event) + '_ {
+    move |session, event| {
+        if let Some(line) = describe(session, event) {
+            say(&line);
+        }
+    }
+}
+
+/// Plays the table across broken links until this side is done, or until its
+/// forfeit claim against an absent peer has stood for the grace.
+async fn run(
+    mut session: Session,
+    peer: PeerId,
+    mut stream: Option<libp2p::Stream>,
+    mut reach: Reach,
+    mut seating: Seating,
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome> {
+    let mut rng = rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng());
+    let mut side = Side {
+        session: &mut session,
+        player: &mut seating.player,
+        store: Some(&seating.store),
+        clock: Clock::new(),
+        rng: &mut rng,
+    };
+    loop {
+        let next = if let Some(stream) = stream.take() {
+            stream
+        } else {
+            let Some(stream) = reconnect(&mut reach, peer, &mut side, say).await? else {
+                say("the other player is gone: a forfeit is claimed on the record");
+                return Ok(TableOutcome {
+                    session,
+                    finished: false,
+                });
+            };
+            stream
+        };
+        let ended = play_table(next, peer, &mut side, &mut reporter(&mut *say)).await?;
+        match ended {
+            Ended::Done => {
+                return Ok(TableOutcome {
+                    session,
+                    finished: true,
+                });
+            }
+            Ended::Link(why) => say(&format!("link lost ({why}); reconnecting")),
+        }
+    }
+}
+
+/// A new stream to `peer`; meanwhile the session's deadlines still run. `None` once
+/// this side's forfeit claim has stood unanswered for the table's grace.
+async fn reconnect<R: rand::Rng + ?Sized>(
+    reach: &mut Reach,
+    peer: PeerId,
+    side: &mut Side<'_, R>,
+    say: Say<'_>,
+) -> anyhow::Result<Option<libp2p::Stream>> {
+    let mut backoff = 250;
+    let mut claimed_at: Option<tokio::time::Instant> = None;
+    let grace = side
+        .session
+        .table()
+        .settings()
+        .map_or(30_000, |s| u64::from(s.grace_ms));
+    loop {
+        let me = side.session.seat();
+        if side
+            .session
+            .table()
+            .claim()
+            .is_some_and(|c| c.claimant == me && c.state == ClaimState::Pending)
+        {
+            let since = *claimed_at.get_or_insert_with(tokio::time::Instant::now);
+            if since.elapsed() > Duration::from_millis(grace) {
+                return Ok(None);
+            }
+        }
+        let deadline = side.session.poll_timeout().map_or_else(
+            || tokio::time::Instant::now() + Duration::from_secs(1),
+            |at| side.clock.at(at),
+        );
+        let attempt = async {
+            match reach {
+                Reach::Host(incoming) => loop {
+                    let Some((from, stream)) = incoming.next().await else {
+                        return Err(anyhow::anyhow!("the network stopped"));
+                    };
+                    if from == peer {
+                        return Ok(stream);
+                    }
+                    refuse(
+                        framed(stream),
+                        proto::ErrorCode::NotInvited,
+                        "the table is taken",
+                    )
+                    .await;
+                },
+                Reach::Guest(node, addrs) => connect(node, peer, addrs).await,
+            }
+        };
+        tokio::select! {
+            result = attempt => match result {
+                Ok(stream) => {
+                    say("reconnected");
+                    return Ok(Some(stream));
+                }
+                Err(error) => {
+                    tracing::info!(%error, "not yet");
+                    tokio::time::sleep(Duration::from_millis(backoff)).await;
+                    backoff = (backoff * 2).min(MAX_BACKOFF_MS);
+                }
+            },
+            () = tokio::time::sleep_until(deadline) => {
+                side.session.handle_timeout(side.clock.now());
+                side.settle_events(&mut reporter(&mut *say))?;
+            }
+        }
+    }
 }
 
 /// A line for the terminal about an event, if it is worth one.
@@ -210,6 +420,10 @@ pub fn describe(session: &Session, event: &Event) -> Option<String> {
         Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
         Event::Table(Note::Ended(ending)) => format!("game over: {ending:?}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
+        Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
+            format!("{} claimed a forfeit: {owed:?} owed", who(*claimant))
+        }
+        Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
         Event::Table(Note::Settled(verdict)) => format!("verdict: {verdict:?}"),
         Event::Score(score) => format!(
             "score: host {} – guest {}",

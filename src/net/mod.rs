@@ -9,9 +9,9 @@ mod flows;
 mod node;
 mod table;
 
-pub use flows::{Seating, describe, host, join};
+pub use flows::{Seating, describe, host, join, resume};
 pub use node::{Config, Node};
-pub use table::{Player, TableOutcome, play_table};
+pub use table::{Clock, Ended, Player, TableOutcome, play_table};
 
 use libp2p::StreamProtocol;
 

@@ -41,6 +41,7 @@ enum Request {
         done: oneshot::Sender<anyhow::Result<()>>,
     },
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
+    Listeners(oneshot::Sender<Vec<Multiaddr>>),
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -123,6 +124,15 @@ impl Node {
         rx.await.unwrap_or_default()
     }
 
+    /// The addresses the node listens on, and nothing else (what it can bind again).
+    pub async fn listeners(&self) -> Vec<Multiaddr> {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Listeners(tx)).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
     /// Dials `peer` at `addrs`; returns once connected.
     pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<()> {
         let (done, rx) = oneshot::channel();
@@ -186,6 +196,9 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                     addrs.extend(observed.iter().cloned());
                     addrs.dedup();
                     let _ = reply.send(addrs);
+                }
+                Some(Request::Listeners(reply)) => {
+                    let _ = reply.send(swarm.listeners().cloned().collect());
                 }
                 Some(Request::Dial { peer, addrs, done }) => {
                     if swarm.is_connected(&peer) {

@@ -1,7 +1,6 @@
 //! One table played over one game stream: frames between the stream and the session,
 //! the session's clock, a save after every message, a computer player's commands.
 
-use anyhow::Context as _;
 use futures::{SinkExt, StreamExt as _};
 use libp2p::PeerId;
 use tokio::time::Instant;
@@ -27,8 +26,46 @@ pub struct TableOutcome {
     pub finished: bool,
 }
 
+/// How one connection's part of a table ended.
+#[derive(Debug)]
+pub enum Ended {
+    /// This side played every game it meant to and left.
+    Done,
+    /// The link failed or the peer broke the stream's framing: the stream is cut
+    /// off, the session is intact, and a new connection may carry on.
+    Link(String),
+}
+
 /// How long a leaving side waits for the peer's last messages.
 const PARTING_MS: u64 = 3_000;
+
+/// The session's clock: milliseconds since `start`.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: Instant,
+}
+
+impl Clock {
+    pub fn new() -> Self {
+        Self {
+            start: Instant::now(),
+        }
+    }
+
+    pub fn now(self) -> Millis {
+        self.start.elapsed().as_millis() as Millis
+    }
+
+    pub fn at(self, millis: Millis) -> Instant {
+        self.start + std::time::Duration::from_millis(millis)
+    }
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// Whether `key` (an ed25519 public key from a hello) is the key of `peer`.
 pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
@@ -36,112 +73,143 @@ pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
         .is_ok_and(|k| libp2p::identity::PublicKey::from(k).to_peer_id() == *peer)
 }
 
-/// Plays `session` with `peer` over `stream` until this side's games are done or the
-/// link fails; `report` sees every event. The session is saved to `store` after
-/// every message in or out, before anything is sent.
-pub async fn play_table<R: rand::Rng + ?Sized>(
-    stream: libp2p::Stream,
-    peer: PeerId,
-    mut session: Session,
-    mut player: Player,
-    store: Option<&Store>,
-    rng: &mut R,
-    mut report: impl FnMut(&Session, &Event),
-) -> anyhow::Result<TableOutcome> {
-    let start = Instant::now();
-    let clock = move || -> Millis { start.elapsed().as_millis() as Millis };
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(armada_proto::MAX_WIRE)
-        .new_codec();
-    let mut framed = Framed::new(stream.compat(), codec);
-    let me = session.seat();
-    let mut leaving: Option<Instant> = None;
-    // The peer's last word on why it refused something, for when it hangs up.
-    let mut refused: Option<String> = None;
-    loop {
-        while let Some(event) = session.poll_event() {
-            let Player::Bot(bot) = &mut player;
+/// Everything a side needs while it plays, connected or not.
+pub struct Side<'a, R: ?Sized> {
+    pub session: &'a mut Session,
+    pub player: &'a mut Player,
+    pub store: Option<&'a Store>,
+    pub clock: Clock,
+    pub rng: &'a mut R,
+}
+
+impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Side")
+            .field("seat", &self.session.seat())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: rand::Rng + ?Sized> Side<'_, R> {
+    /// Hands events to the player and `report`, then saves: before anything is sent.
+    pub fn settle_events(
+        &mut self,
+        report: &mut impl FnMut(&Session, &Event),
+    ) -> anyhow::Result<()> {
+        let me = self.session.seat();
+        while let Some(event) = self.session.poll_event() {
+            let Player::Bot(bot) = &mut *self.player;
             bot.observe(me, &event);
-            report(&session, &event);
-            if let Event::PeerRefused(error) = &event {
-                refused = Some(error.detail.clone());
-            }
+            report(self.session, &event);
             if let Event::Internal(bug) = event {
                 anyhow::bail!("this client broke the protocol: {bug}");
             }
         }
-        if let Some(store) = store {
-            store.save(&session)?;
+        if let Some(store) = self.store {
+            store.save(self.session)?;
         }
+        Ok(())
+    }
+}
+
+/// Plays the table with `peer` over `stream` until this side's games are done or the
+/// link fails; `report` sees every event. The session is saved after every message in
+/// or out, before anything is sent; the first message on the stream says how far this
+/// side holds the peer's chain, so both send again what a broken link lost.
+pub async fn play_table<R: rand::Rng + ?Sized>(
+    stream: libp2p::Stream,
+    peer: PeerId,
+    seat: &mut Side<'_, R>,
+    report: &mut impl FnMut(&Session, &Event),
+) -> anyhow::Result<Ended> {
+    let codec = LengthDelimitedCodec::builder()
+        .max_frame_length(armada_proto::MAX_WIRE)
+        .new_codec();
+    let mut framed = Framed::new(stream.compat(), codec);
+    let link = |e: std::io::Error| Ended::Link(format!("the connection dropped: {e}"));
+    if let Err(error) = framed.send(Bytes::from(seat.session.sync_wire())).await {
+        return Ok(link(error));
+    }
+    let me = seat.session.seat();
+    let mut leaving: Option<Instant> = None;
+    // The peer's last word on why it refused something, for when it hangs up.
+    let mut refused: Option<armada_proto::ProtocolError> = None;
+    loop {
+        seat.settle_events(&mut |session: &Session, event: &Event| {
+            if let Event::PeerRefused(error) = event {
+                refused = Some(error.clone());
+            }
+            report(session, event);
+        })?;
         let mut sent = false;
-        while let Some(bytes) = session.poll_wire() {
-            framed
-                .send(Bytes::from(bytes))
-                .await
-                .context("the connection to the other player dropped")?;
+        while let Some(bytes) = seat.session.poll_wire() {
+            if let Err(error) = framed.send(Bytes::from(bytes)).await {
+                return Ok(link(error));
+            }
             sent = true;
         }
         if sent {
             continue;
         }
-        if let Some(key) = session.table().key(me.other())
+        if let Some(key) = seat.session.table().key(me.other())
             && !is_peer(&key, &peer)
         {
             anyhow::bail!("the other player signs with a key that is not its network identity");
         }
-        let Player::Bot(bot) = &mut player;
-        if leaving.is_none() && bot.done(&session) {
-            session
-                .handle_command(clock(), Command::Leave("all games played".into()))
+        let Player::Bot(bot) = &mut *seat.player;
+        if leaving.is_none() && bot.done(seat.session) {
+            seat.session
+                .handle_command(seat.clock.now(), Command::Leave("all games played".into()))
                 .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
             leaving = Some(Instant::now());
             continue;
         }
         if let Some(since) = leaving
-            && (session.table().left() == Some(me.other())
+            && (seat.session.table().left() == Some(me.other())
                 || since.elapsed().as_millis() as u64 > PARTING_MS)
         {
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
-            return Ok(TableOutcome {
-                session,
-                finished: true,
-            });
+            return Ok(Ended::Done);
         }
         if leaving.is_none()
-            && let Some(command) = bot.next(&session, rng)
+            && let Some(command) = bot.next(seat.session, &mut *seat.rng)
         {
-            if let Err(error) = session.handle_command(clock(), command.clone()) {
+            if let Err(error) = seat
+                .session
+                .handle_command(seat.clock.now(), command.clone())
+            {
                 anyhow::bail!("the computer player's {command:?} was refused: {error}");
             }
             continue;
         }
-        let deadline = session
+        let deadline = seat
+            .session
             .poll_timeout()
-            .map(|at| start + std::time::Duration::from_millis(at))
+            .map(|at| seat.clock.at(at))
             .or_else(|| leaving.map(|since| since + std::time::Duration::from_millis(PARTING_MS)));
         tokio::select! {
             frame = framed.next() => match frame {
                 Some(Ok(bytes)) => {
                     // A refused frame changes nothing; the session tells the peer why.
-                    let _ = session.handle_wire(clock(), &bytes);
+                    let _ = seat.session.handle_wire(seat.clock.now(), &bytes);
                 }
                 Some(Err(error)) => {
-                    anyhow::bail!("the other player broke the stream's framing: {error}")
+                    return Ok(Ended::Link(format!("the stream broke: {error}")));
                 }
-                None if leaving.is_some() => {
-                    return Ok(TableOutcome { session, finished: true });
+                None if leaving.is_some() => return Ok(Ended::Done),
+                None => {
+                    if let Some(error) = refused.filter(|e| e.code == armada_proto::ErrorCode::NotInvited) {
+                        anyhow::bail!("the other player refused us: {}", error.detail);
+                    }
+                    return Ok(Ended::Link("the other player closed the connection".into()));
                 }
-                None => match refused {
-                    Some(why) => anyhow::bail!("the other player refused us and hung up: {why}"),
-                    None => anyhow::bail!("the other player closed the connection"),
-                },
             },
             () = async {
                 match deadline {
                     Some(at) => tokio::time::sleep_until(at).await,
                     None => std::future::pending().await,
                 }
-            } => session.handle_timeout(clock()),
+            } => seat.session.handle_timeout(seat.clock.now()),
         }
     }
 }

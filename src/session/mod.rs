@@ -208,6 +208,33 @@ impl Session {
         self.outbox.pop_front()
     }
 
+    /// The first message on a new connection to the peer: how far this side holds the
+    /// peer's chain, so that the peer sends again whatever was lost on the way.
+    pub fn sync_wire(&self) -> Vec<u8> {
+        let (next, _) = self.table.chain_head(self.me.other());
+        proto::encode_wire(&proto::Wire::Sync {
+            table: self.table.id(),
+            next,
+        })
+    }
+
+    /// The peer holds this side's frames up to `next` − 1: everything after is queued
+    /// again (the same signed bytes — never signed anew). Anything else is ignored.
+    fn resync(&mut self, table: Hash, next: u32) {
+        let (mine, _) = self.table.chain_head(self.me);
+        if table != self.table.id() || next > mine {
+            return;
+        }
+        self.outbox = self
+            .table
+            .transcript()
+            .iter()
+            .filter(|(seat, _)| *seat == self.me)
+            .skip(next as usize)
+            .map(|(_, bytes)| bytes.clone())
+            .collect();
+    }
+
     /// The next stream message for the peer: a refusal, then frames, each wrapped as
     /// [`proto::Wire`]. A shell uses either this or [`Session::poll_transmit`].
     pub fn poll_wire(&mut self) -> Option<Vec<u8>> {
@@ -245,6 +272,10 @@ impl Session {
             Ok(proto::Wire::Frame(frame)) => self.handle_message(now, &frame),
             Ok(proto::Wire::Error(error)) => {
                 self.events.push_back(Event::PeerRefused(error));
+                Ok(())
+            }
+            Ok(proto::Wire::Sync { table, next }) => {
+                self.resync(table, next);
                 Ok(())
             }
             Err(error) => Err(self.refuse(bytes, error.into())),

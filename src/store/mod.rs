@@ -17,6 +17,22 @@ use anyhow::Context as _;
 use crate::fair::sign::Identity;
 use crate::session::Session;
 
+/// How to reach a table's other player again after a restart.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableMeta {
+    /// "host" or "guest": this side.
+    pub seat: String,
+    /// The other player's peer id.
+    pub peer: String,
+    /// Where to find the table: the host's own listen addresses, or the guest's
+    /// copy of the invite's.
+    pub addrs: Vec<String>,
+    /// Who plays this side: a computer level.
+    pub level: String,
+    /// Games to play at the table.
+    pub games: u32,
+}
+
 /// A data directory.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -85,6 +101,26 @@ impl Store {
             &session.table().transcript_file(),
             false,
         )
+    }
+
+    /// Saves how to reach the table's other player again (written once, at the start).
+    pub fn save_meta(&self, table: &[u8; 32], meta: &TableMeta) -> anyhow::Result<()> {
+        let bytes = serde_json::to_vec_pretty(meta).expect("a table's meta is plain data");
+        write_atomic(&self.meta_path(table), &bytes, false)
+    }
+
+    /// How to reach a table's other player, as saved at its start.
+    pub fn load_meta(&self, table: &[u8; 32]) -> anyhow::Result<TableMeta> {
+        let path = self.meta_path(table);
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_slice(&bytes).with_context(|| format!("{} is damaged", path.display()))
+    }
+
+    fn meta_path(&self, table: &[u8; 32]) -> PathBuf {
+        self.dir
+            .join("tables")
+            .join(format!("{}.meta", hex::encode(table)))
     }
 
     /// The saved snapshot of a table, if there is one.

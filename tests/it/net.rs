@@ -39,6 +39,21 @@ impl Process {
         Self { child, lines }
     }
 
+    /// Reads lines until one contains `text`; false if the process ended first.
+    fn wait_for(&self, text: &str) -> bool {
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(60)) {
+            if line.contains(text) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
     /// The first line starting with `prefix`, within a minute.
     fn line_starting(&self, prefix: &str) -> String {
         loop {
@@ -147,4 +162,62 @@ fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
     let (host_code, host_err) = host.finish();
     assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
     assert_honest(&dir.path().join("host"), 1);
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Kills one side with SIGKILL when its output shows `text`, restarts it with
+/// `armada resume`, and checks that the table still ends complete and honest at
+/// both sides, with one chain per peer (an equivocation would be a proven lie).
+fn killed_and_resumed(victim: &str, text: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &["host", "--bot", "hard", "--games", "2", "--listen", listen],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &[
+            "join", &link, "--bot", "medium", "--games", "2", "--listen", listen,
+        ],
+        &guest_data,
+    );
+    let (survivor, doomed, data) = if victim == "host" {
+        (guest, host, &host_data)
+    } else {
+        (host, guest, &guest_data)
+    };
+    assert!(doomed.wait_for(text), "the {victim} never printed {text:?}");
+    doomed.kill();
+    let resumed = Process::start(&["resume", "--listen", listen], data);
+    let (resumed_code, resumed_err) = resumed.finish();
+    let (survivor_code, survivor_err) = survivor.finish();
+    assert_eq!(
+        (resumed_code, survivor_code),
+        (0, 0),
+        "{resumed_err}\n{survivor_err}"
+    );
+    assert_honest(&host_data, 2);
+    assert_honest(&guest_data, 2);
+}
+
+#[test]
+fn the_guest_killed_mid_game_resumes_and_the_table_finishes() {
+    killed_and_resumed("guest", "game 1 started");
+    killed_and_resumed("guest", "air strike");
+    killed_and_resumed("guest", "game 2 started");
+}
+
+#[test]
+fn the_host_killed_mid_game_resumes_and_the_table_finishes() {
+    killed_and_resumed("host", "game 1 started");
+    killed_and_resumed("host", "air strike");
+    killed_and_resumed("host", "score");
 }
