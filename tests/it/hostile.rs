@@ -247,3 +247,53 @@ fn another_version_and_an_uninvited_guest_are_told_by_code() {
     );
     assert_eq!(host.poll_wire(), None, "nothing else is sent to a stranger");
 }
+
+#[test]
+fn a_sync_sends_again_the_same_signed_frames_and_nothing_else() {
+    let (mut pair, frame) = mid_game(9);
+    pair.wire[Seat::Guest.index()].push_front(frame);
+    pair.drive();
+    let own: Vec<Vec<u8>> = pair
+        .host
+        .table()
+        .transcript()
+        .iter()
+        .filter(|(seat, _)| *seat == Seat::Host)
+        .map(|(_, bytes)| bytes.clone())
+        .collect();
+    let table = pair.host.table().id();
+    let sync = |table: [u8; 32], next: u32| armada_proto::encode_wire(&Wire::Sync { table, next });
+    // Another table's sync, or one beyond the chain, is ignored.
+    let before = state(&pair.host);
+    pair.host.handle_wire(0, &sync([9; 32], 0)).unwrap();
+    pair.host
+        .handle_wire(0, &sync(table, own.len() as u32 + 1))
+        .unwrap();
+    assert_eq!(pair.host.poll_wire(), None);
+    // The guest says it holds the host's frames up to 2: frames 3.. come again, unchanged.
+    pair.host.handle_wire(0, &sync(table, 3)).unwrap();
+    let again: Vec<Vec<u8>> = std::iter::from_fn(|| pair.host.poll_wire())
+        .map(|bytes| match armada_proto::decode_wire(&bytes).unwrap() {
+            Wire::Frame(frame) => frame,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(again, own[3..].to_vec());
+    assert_eq!(
+        state(&pair.host),
+        before,
+        "a sync changes nothing but the outbox"
+    );
+    // The guest drops them all as duplicates, and the game goes on to its end.
+    for frame in &again {
+        assert!(matches!(
+            pair.guest.handle_message(0, frame),
+            Err(Rejected::Duplicate { .. })
+        ));
+    }
+    let verdicts = pair.play_game();
+    assert!(matches!(
+        verdicts[0],
+        armada::fair::table::Verdict::Honest(_)
+    ));
+}
