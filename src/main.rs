@@ -113,6 +113,10 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Measures network play on loopback: libp2p ping, a move's round trip, connect
+    /// times, a whole bot game. The last line reads
+    /// `ping_rtt_us=… move_rtt_us=… ratio=… quic_connect_ms=… game_ms=…`.
+    BenchNet,
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
     /// Exit codes: 0 complete and honest; 1 a lie proven; 2 unreadable or malformed;
@@ -144,19 +148,20 @@ fn run(cli: &Cli) -> Result<u8> {
             classic,
         } => {
             let settings = table_settings(*no_timer, *classic)?;
-            network(net, true, |seating, say| {
+            network(net, |seating, say| {
                 Box::pin(armada::net::host(seating, settings, say))
             })
         }
+        Command::BenchNet => bench_net(),
         Command::Resume { net, table } => {
             let table = table.clone();
-            network(net, false, move |seating, say| {
+            network(net, move |seating, say| {
                 Box::pin(async move { armada::net::resume(seating, table.as_deref(), say).await })
             })
         }
         Command::Join { net, invite } => {
             let invite = invite.clone();
-            network(net, true, move |seating, say| {
+            network(net, move |seating, say| {
                 Box::pin(async move { armada::net::join(seating, &invite, say).await })
             })
         }
@@ -251,6 +256,37 @@ fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::S
     })
 }
 
+fn bench_net() -> Result<u8> {
+    let figures = tokio::runtime::Runtime::new()?.block_on(armada::net::bench_net())?;
+    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    emit(&format!(
+        "tcp_connect_ms={:.2} moves={}\nping_rtt_us={:.0} move_rtt_us={:.0} ratio={:.2} quic_connect_ms={:.2} game_ms={:.0}\n",
+        ms(figures.tcp_connect),
+        figures.moves,
+        us(figures.ping_rtt),
+        us(figures.move_rtt),
+        us(figures.move_rtt) / us(figures.ping_rtt).max(1.0),
+        ms(figures.quic_connect),
+        ms(figures.game),
+    ));
+    Ok(0)
+}
+
+/// Standard input, line by line, from a thread of its own (a blocking read must not
+/// hold up the table).
+fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
+    let (tx, rx) = tokio::sync::mpsc::channel(16);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines().map_while(Result::ok) {
+            if tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
 type Flow<'a> = std::pin::Pin<
     Box<dyn std::future::Future<Output = Result<armada::net::TableOutcome>> + Send + 'a>,
 >;
@@ -258,7 +294,6 @@ type Flow<'a> = std::pin::Pin<
 /// Runs a network command on a tokio runtime, printing its lines as they come.
 fn network(
     net: &NetArgs,
-    needs_bot: bool,
     flow: impl for<'a> FnOnce(armada::net::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
 ) -> Result<u8> {
     tracing_subscriber::fmt()
@@ -268,21 +303,20 @@ fn network(
         )
         .with_writer(std::io::stderr)
         .init();
-    // A resumed table plays on with the level saved with it.
-    let level = match net.bot {
-        Some(level) => level,
-        None if !needs_bot => Level::Random,
-        None => anyhow::bail!(
-            "playing by typing moves is not built yet: pass --bot easy|medium|hard|random"
-        ),
+    // Without --bot a person plays, typing moves (a resumed table keeps the computer
+    // level saved with it).
+    let player = match net.bot {
+        Some(level) => armada::net::Player::bot(level, net.games),
+        None => armada::net::Player::Human(armada::net::Human::new(stdin_lines(), net.games)),
     };
     let seating = armada::net::Seating {
         config: armada::net::Config {
             listen: net.listen.clone(),
             discovery: !net.no_discovery,
+            ping_every: None,
         },
         store: armada::store::Store::open(net.data_dir.as_deref())?,
-        player: armada::net::Player::Bot(armada::bot::Bot::new(level, net.games)),
+        player,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     let mut say = |line: &str| emit(&format!("{line}\n"));

@@ -96,15 +96,15 @@ pub async fn host(
         }
     };
     say(&format!("{peer} took the guest's seat"));
-    let Player::Bot(bot) = &seating.player;
+    let (level, games) = seating.player.describe();
     seating.store.save_meta(
         &session.table().id(),
         &TableMeta {
             seat: "host".into(),
             peer: peer.to_string(),
             addrs: listening.iter().map(ToString::to_string).collect(),
-            level: bot.level().to_string(),
-            games: bot.games(),
+            level,
+            games,
         },
     )?;
     let _keep = node;
@@ -195,15 +195,15 @@ pub async fn join(seating: Seating, invite: &str, say: Say<'_>) -> anyhow::Resul
     let stream = connect(&node, peer, &addrs).await?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
-    let Player::Bot(bot) = &seating.player;
+    let (level, games) = seating.player.describe();
     seating.store.save_meta(
         &session.table().id(),
         &TableMeta {
             seat: "guest".into(),
             peer: peer.to_string(),
             addrs: addrs.iter().map(ToString::to_string).collect(),
-            level: bot.level().to_string(),
-            games: bot.games(),
+            level,
+            games,
         },
     )?;
     run(
@@ -255,9 +255,9 @@ pub async fn resume(
         .map(|a| a.parse::<Multiaddr>())
         .collect::<Result<Vec<_>, _>>()
         .context("a saved address is damaged")?;
-    let Player::Bot(bot) = &mut seating.player;
-    if let Ok(level) = meta.level.parse::<Level>() {
-        *bot = crate::bot::Bot::new(level, meta.games);
+    // The computer level saved with the table plays on, unless another is asked for.
+    if let (Player::Human(_), Ok(level)) = (&seating.player, meta.level.parse::<Level>()) {
+        seating.player = Player::bot(level, meta.games);
     }
     say(&format!(
         "resuming table {} as the {}",
@@ -283,10 +283,29 @@ pub async fn resume(
     }
 }
 
-fn reporter(say: Say<'_>) -> impl FnMut(&Session, &Event) + '_ {
+/// Says each event worth a line; for a person, also both boards after every action.
+fn reporter(say: Say<'_>, boards: bool) -> impl FnMut(&Session, &Event) + '_ {
     move |session, event| {
         if let Some(line) = describe(session, event) {
             say(&line);
+        }
+        if boards
+            && let Event::Table(Note::Resolved { .. } | Note::Started) = event
+            && let Some(game) = session.table().game()
+        {
+            let me = session.seat();
+            say(&format!(
+                "your board:\n{}their board (your chart):\n{}{}",
+                crate::rules::render(session.fleet(), game.chart(me.other())),
+                crate::rules::render(None, game.chart(me)),
+                if game.is_over() {
+                    "game over"
+                } else if game.mover() == me {
+                    "your move"
+                } else {
+                    "their move"
+                }
+            ));
         }
     }
 }
@@ -301,6 +320,10 @@ async fn run(
     mut seating: Seating,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
+    let boards = matches!(seating.player, Player::Human(_));
+    if boards {
+        say(super::TYPED_MOVES);
+    }
     let mut rng = rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng());
     let mut side = Side {
         session: &mut session,
@@ -313,7 +336,7 @@ async fn run(
         let next = if let Some(stream) = stream.take() {
             stream
         } else {
-            let Some(stream) = reconnect(&mut reach, peer, &mut side, say).await? else {
+            let Some(stream) = reconnect(&mut reach, peer, &mut side, say, boards).await? else {
                 say("the other player is gone: a forfeit is claimed on the record");
                 return Ok(TableOutcome {
                     session,
@@ -322,7 +345,7 @@ async fn run(
             };
             stream
         };
-        let ended = play_table(next, peer, &mut side, &mut reporter(&mut *say)).await?;
+        let ended = play_table(next, peer, &mut side, &mut reporter(&mut *say, boards)).await?;
         match ended {
             Ended::Done => {
                 return Ok(TableOutcome {
@@ -342,6 +365,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
     peer: PeerId,
     side: &mut Side<'_, R>,
     say: Say<'_>,
+    boards: bool,
 ) -> anyhow::Result<Option<libp2p::Stream>> {
     let mut backoff = 250;
     let mut claimed_at: Option<tokio::time::Instant> = None;
@@ -400,7 +424,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             },
             () = tokio::time::sleep_until(deadline) => {
                 side.session.handle_timeout(side.clock.now());
-                side.settle_events(&mut reporter(&mut *say))?;
+                side.settle_events(&mut reporter(&mut *say, boards))?;
             }
         }
     }

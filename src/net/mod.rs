@@ -5,13 +5,17 @@
 //! state machine; this module moves its bytes, keeps its clock, saves it through
 //! [`crate::store`] after every message, and never decides anything about the game.
 
+mod bench;
 mod flows;
 mod node;
+mod player;
 mod table;
 
+pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use node::{Config, Node};
-pub use table::{Clock, Ended, Player, TableOutcome, play_table};
+pub use player::{Human, Player, TYPED_MOVES};
+pub use table::{Clock, Ended, TableOutcome, play_table};
 
 use libp2p::StreamProtocol;
 

@@ -21,7 +21,12 @@ pub struct Config {
     pub listen: Vec<Multiaddr>,
     /// `mDNS` on the LAN and `UPnP` on the router (never in tests: both multicast).
     pub discovery: bool,
+    /// How often connections are pinged (default 5 s).
+    pub ping_every: Option<Duration>,
 }
+
+/// How often a connection is pinged (keeps it and NAT mappings alive; measures RTT).
+const PING_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(NetworkBehaviour)]
 struct Behaviour {
@@ -42,6 +47,7 @@ enum Request {
     },
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
+    Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -64,7 +70,11 @@ impl Node {
     /// Starts a node with `identity` (its ed25519 key is the peer id) and waits until
     /// it listens on every requested address.
     pub async fn start(identity: &Identity, config: Config) -> anyhow::Result<Self> {
-        let mut swarm = build(identity, config.discovery)?;
+        let mut swarm = build(
+            identity,
+            config.discovery,
+            config.ping_every.unwrap_or(PING_EVERY),
+        )?;
         let listen = if config.listen.is_empty() {
             vec![
                 "/ip4/0.0.0.0/tcp/0".parse()?,
@@ -133,6 +143,15 @@ impl Node {
         rx.await.unwrap_or_default()
     }
 
+    /// The round trips of the latest libp2p pings to `peer` (at most 256).
+    pub async fn ping_rtts(&self, peer: PeerId) -> Vec<Duration> {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Rtt(peer, tx)).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
     /// Dials `peer` at `addrs`; returns once connected.
     pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<()> {
         let (done, rx) = oneshot::channel();
@@ -145,7 +164,11 @@ impl Node {
     }
 }
 
-fn build(identity: &Identity, discovery: bool) -> anyhow::Result<Swarm<Behaviour>> {
+fn build(
+    identity: &Identity,
+    discovery: bool,
+    ping_every: Duration,
+) -> anyhow::Result<Swarm<Behaviour>> {
     let swarm = libp2p::SwarmBuilder::with_existing_identity(identity.keypair())
         .with_tokio()
         .with_tcp(
@@ -168,7 +191,7 @@ fn build(identity: &Identity, discovery: bool) -> anyhow::Result<Swarm<Behaviour
                     "/armada/id/1".into(),
                     key.public(),
                 )),
-                ping: ping::Behaviour::new(ping::Config::new()),
+                ping: ping::Behaviour::new(ping::Config::new().with_interval(ping_every)),
                 relay,
                 dcutr: dcutr::Behaviour::new(peer),
                 mdns: mdns.into(),
@@ -186,6 +209,8 @@ fn build(identity: &Identity, discovery: bool) -> anyhow::Result<Swarm<Behaviour
 async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
     let mut dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<()>>)> = Vec::new();
     let mut observed: Vec<Multiaddr> = Vec::new();
+    let mut rtts: std::collections::HashMap<PeerId, Vec<Duration>> =
+        std::collections::HashMap::new();
     loop {
         tokio::select! {
             request = inbox.recv() => match request {
@@ -196,6 +221,9 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                     addrs.extend(observed.iter().cloned());
                     addrs.dedup();
                     let _ = reply.send(addrs);
+                }
+                Some(Request::Rtt(peer, reply)) => {
+                    let _ = reply.send(rtts.get(&peer).cloned().unwrap_or_default());
                 }
                 Some(Request::Listeners(reply)) => {
                     let _ = reply.send(swarm.listeners().cloned().collect());
@@ -233,6 +261,13 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                     if !observed.contains(&info.observed_addr) {
                         observed.push(info.observed_addr);
                     }
+                }
+                SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event { peer, result: Ok(rtt), .. })) => {
+                    let seen = rtts.entry(peer).or_default();
+                    if seen.len() == 256 {
+                        seen.remove(0);
+                    }
+                    seen.push(rtt);
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(found))) => {
                     for (peer, address) in found {

@@ -8,15 +8,9 @@ use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
-use crate::bot::Bot;
+use super::Player;
 use crate::session::{Command, Event, Millis, Session};
 use crate::store::Store;
-
-/// Who plays this side of the table.
-#[derive(Debug)]
-pub enum Player {
-    Bot(Bot),
-}
 
 /// How a table ended for this side.
 #[derive(Debug)]
@@ -91,6 +85,33 @@ impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
 }
 
 impl<R: rand::Rng + ?Sized> Side<'_, R> {
+    /// A line a person typed (`None`: the terminal closed, which leaves the table);
+    /// true when this side is now leaving. A refused line is answered on the terminal.
+    fn typed(&mut self, line: Option<String>) -> anyhow::Result<bool> {
+        let Some(line) = line else {
+            self.session
+                .handle_command(self.clock.now(), Command::Leave("the player left".into()))
+                .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
+            return Ok(true);
+        };
+        let Player::Human(human) = &mut *self.player else {
+            return Ok(false);
+        };
+        if line.trim().is_empty() {
+            return Ok(false);
+        }
+        let result = human.command(self.session, &line).and_then(|command| {
+            self.session
+                .handle_command(self.clock.now(), command)
+                .map_err(|e| e.to_string())
+        });
+        if let Err(why) = result {
+            // Typed at a terminal, answered there.
+            eprintln!("armada: {why}");
+        }
+        Ok(false)
+    }
+
     /// Hands events to the player and `report`, then saves: before anything is sent.
     pub fn settle_events(
         &mut self,
@@ -98,8 +119,7 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
     ) -> anyhow::Result<()> {
         let me = self.session.seat();
         while let Some(event) = self.session.poll_event() {
-            let Player::Bot(bot) = &mut *self.player;
-            bot.observe(me, &event);
+            self.player.observe(me, &event);
             report(self.session, &event);
             if let Event::Internal(bug) = event {
                 anyhow::bail!("this client broke the protocol: {bug}");
@@ -156,8 +176,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
         {
             anyhow::bail!("the other player signs with a key that is not its network identity");
         }
-        let Player::Bot(bot) = &mut *seat.player;
-        if leaving.is_none() && bot.done(seat.session) {
+        if leaving.is_none() && seat.player.done(seat.session) {
             seat.session
                 .handle_command(seat.clock.now(), Command::Leave("all games played".into()))
                 .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
@@ -172,7 +191,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
             return Ok(Ended::Done);
         }
         if leaving.is_none()
-            && let Some(command) = bot.next(seat.session, &mut *seat.rng)
+            && let Some(command) = seat.player.next(seat.session, &mut *seat.rng)
         {
             if let Err(error) = seat
                 .session
@@ -210,6 +229,11 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
                     None => std::future::pending().await,
                 }
             } => seat.session.handle_timeout(seat.clock.now()),
+            line = seat.player.line(), if leaving.is_none() => {
+                if seat.typed(line)? {
+                    leaving = Some(Instant::now());
+                }
+            }
         }
     }
 }

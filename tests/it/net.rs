@@ -221,3 +221,79 @@ fn the_host_killed_mid_game_resumes_and_the_table_finishes() {
     killed_and_resumed("host", "air strike");
     killed_and_resumed("host", "score");
 }
+
+#[test]
+fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &["host", "--bot", "easy", "--listen", listen],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    let mut child = Command::new(ARMADA)
+        .args([
+            "join",
+            &link,
+            "--listen",
+            listen,
+            "--no-discovery",
+            "--data-dir",
+        ])
+        .arg(dir.path().join("guest"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, lines) = mpsc::channel::<String>();
+    for reader in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(reader).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    drop(tx);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut cells = (1..=10).flat_map(|row| ('A'..='J').map(move |col| format!("{col}{row}")));
+    let mut errors = Vec::new();
+    let mut typed_junk = false;
+    let mut over = false;
+    while let Ok(line) = lines.recv_timeout(Duration::from_secs(60)) {
+        if line.starts_with("armada: ") {
+            errors.push(line.clone());
+        }
+        if line.contains("game over") {
+            over = true;
+        }
+        let wants_move = line == "your move" || (line.starts_with("armada: ") && !over);
+        if over || !wants_move {
+            continue;
+        }
+        let typed = if typed_junk {
+            cells.next().unwrap_or_else(|| "A1".into())
+        } else {
+            typed_junk = true;
+            "Z99".into()
+        };
+        writeln!(stdin, "{typed}").unwrap();
+    }
+    let status = child.wait().unwrap();
+    assert!(over, "the game ended; errors: {errors:?}");
+    assert!(status.success(), "the person's side left cleanly");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.to_lowercase().contains("\"z99\": column must be a–j")),
+        "bad input is named: {errors:?}"
+    );
+    let (host_code, host_err) = host.finish();
+    assert_eq!(host_code, 0, "{host_err}");
+    assert_honest(&dir.path().join("host"), 1);
+}

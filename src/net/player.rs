@@ -1,0 +1,126 @@
+//! Who plays a side at a network table: a computer level, or a person typing moves.
+
+use tokio::sync::mpsc;
+
+use crate::ai::Level;
+use crate::bot::Bot;
+use crate::rules::{Action, Seat};
+use crate::session::{Command, Event, Session};
+
+/// Who plays this side of the table.
+#[derive(Debug)]
+pub enum Player {
+    Bot(Bot),
+    Human(Human),
+}
+
+/// A person at a terminal: one line per command.
+#[derive(Debug)]
+pub struct Human {
+    lines: mpsc::Receiver<String>,
+    games: u32,
+    quit: bool,
+}
+
+/// What a person may type, for the help line.
+pub const TYPED_MOVES: &str = "moves: E5 | torpedo row 3 right | torpedo column C down | air D4 | radar F6; \
+     also: start (host), draw, accept, decline, resign, again, quit";
+
+impl Human {
+    /// A person whose lines come from `lines` (standard input, in the CLI).
+    pub fn new(lines: mpsc::Receiver<String>, games: u32) -> Self {
+        Self {
+            lines,
+            games: games.max(1),
+            quit: false,
+        }
+    }
+
+    /// The command a typed line asks for, or why it is not one.
+    pub fn command(&mut self, session: &Session, line: &str) -> Result<Command, String> {
+        let text = line.trim();
+        Ok(match text.to_lowercase().as_str() {
+            "start" => Command::Start,
+            "draw" => Command::OfferDraw,
+            "accept" => Command::AnswerDraw(true),
+            "decline" => Command::AnswerDraw(false),
+            "resign" => Command::Resign,
+            "again" => Command::PlayAgain,
+            "quit" | "leave" => {
+                self.quit = true;
+                Command::Leave("the player left".into())
+            }
+            _ => {
+                let size = session
+                    .table()
+                    .variant()
+                    .ok_or("no game is open yet")?
+                    .size();
+                Command::Act(Action::parse(text, size).map_err(|e| format!("{e}; {TYPED_MOVES}"))?)
+            }
+        })
+    }
+}
+
+impl Player {
+    /// A computer at `level`, or — without one — the person at the terminal.
+    pub fn bot(level: Level, games: u32) -> Self {
+        Self::Bot(Bot::new(level, games))
+    }
+
+    /// The level and games to remember with a table ("person" for a human).
+    pub fn describe(&self) -> (String, u32) {
+        match self {
+            Self::Bot(bot) => (bot.level().to_string(), bot.games()),
+            Self::Human(human) => ("person".into(), human.games),
+        }
+    }
+
+    pub fn observe(&mut self, me: Seat, event: &Event) {
+        if let Self::Bot(bot) = self {
+            bot.observe(me, event);
+        }
+    }
+
+    /// Whether this side is done with the table.
+    pub fn done(&self, session: &Session) -> bool {
+        match self {
+            Self::Bot(bot) => bot.done(session),
+            Self::Human(human) => {
+                human.quit
+                    || (session.table().settled().is_some()
+                        && session
+                            .table()
+                            .game_number()
+                            .is_some_and(|n| n + 1 >= human.games))
+            }
+        }
+    }
+
+    /// What a computer (or, for a person, the automatic part: the fleet) does next.
+    pub fn next<R: rand::Rng + ?Sized>(
+        &mut self,
+        session: &Session,
+        rng: &mut R,
+    ) -> Option<Command> {
+        match self {
+            Self::Bot(bot) => bot.next(session, rng),
+            Self::Human(_) => {
+                // A person's fleet is placed automatically in the terminal.
+                let table = session.table();
+                let me = session.seat();
+                let variant = table.variant()?;
+                (table.game_id().is_some() && !table.committed(me) && table.settled().is_none())
+                    .then(|| Command::Place(Level::Random.place(&variant.fleet(), rng)))
+            }
+        }
+    }
+
+    /// The person's next line, if this is a person (never resolves for a computer).
+    pub async fn line(&mut self) -> Option<String> {
+        match self {
+            Self::Human(human) => human.lines.recv().await,
+            Self::Bot(_) => std::future::pending().await,
+        }
+    }
+}
