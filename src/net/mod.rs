@@ -15,7 +15,7 @@ pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use node::{Config, Node};
 pub use player::{Human, Player, TYPED_MOVES};
-pub use table::{Clock, Ended, TableOutcome, play_table};
+pub use table::{Clock, Ended, Side, TableOutcome, play_table};
 
 use libp2p::StreamProtocol;
 

@@ -297,3 +297,111 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     assert_eq!(host_code, 0, "{host_err}");
     assert_honest(&dir.path().join("host"), 1);
 }
+
+#[test]
+fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
+    use armada::fair::sign::Identity;
+    use armada::net::{Clock, Config, Ended, Node, Player, play_table};
+    use armada::session::Session;
+    use futures::{SinkExt as _, StreamExt as _};
+    use tokio_util::bytes::Bytes;
+    use tokio_util::codec::{Framed, LengthDelimitedCodec};
+    use tokio_util::compat::FuturesAsyncReadCompatExt as _;
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let config = || Config {
+            listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+            discovery: false,
+            ping_every: None,
+        };
+        let (host_id, guest_id) = (Identity::generate(), Identity::generate());
+        let host = Node::start(&host_id, config()).await.unwrap();
+        let guest = Node::start(&guest_id, config()).await.unwrap();
+        let mut incoming = host.control().accept(armada::net::GAME_PROTOCOL).unwrap();
+        guest
+            .dial(host.peer_id(), host.listeners().await)
+            .await
+            .unwrap();
+        let secret = [3; 32];
+        let settings = crate::pair::settings(armada::rules::Variant::Armada, false);
+        let mut host_session = Session::host(host_id, secret, settings);
+        let mut guest_session = Session::guest(guest_id, secret);
+        let mut host_player = Player::bot(armada::ai::Level::Easy, 1);
+        let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(4);
+        let mut control = guest.control();
+
+        // First connection: the guest says hello, then sends a frame over the limit.
+        let stream = control.open_stream(host.peer_id(), armada::net::GAME_PROTOCOL);
+        let (stream, accepted) = tokio::join!(stream, incoming.next());
+        let mut bad = Framed::new(stream.unwrap().compat(), LengthDelimitedCodec::new());
+        bad.send(Bytes::from(guest_session.sync_wire()))
+            .await
+            .unwrap();
+        while let Some(wire) = guest_session.poll_wire() {
+            bad.send(Bytes::from(wire)).await.unwrap();
+        }
+        bad.send(Bytes::from(vec![0u8; armada_proto::MAX_WIRE + 1]))
+            .await
+            .unwrap();
+        let (_, host_stream) = accepted.unwrap();
+        let mut side = armada::net::Side {
+            session: &mut host_session,
+            player: &mut host_player,
+            store: None,
+            clock: Clock::new(),
+            rng: &mut rng,
+        };
+        let ended = play_table(host_stream, guest.peer_id(), &mut side, &mut |_, _| {})
+            .await
+            .unwrap();
+        assert!(
+            matches!(&ended, Ended::Link(why) if why.contains("frame")),
+            "cut off: {ended:?}"
+        );
+        assert!(
+            side.session
+                .table()
+                .key(armada::rules::Seat::Guest)
+                .is_some(),
+            "the hello before the breach was kept"
+        );
+        drop(bad);
+
+        // Second connection: both play properly, and the game ends honest on both sides.
+        let stream = control.open_stream(host.peer_id(), armada::net::GAME_PROTOCOL);
+        let (stream, accepted) = tokio::join!(stream, incoming.next());
+        let mut guest_player = Player::bot(armada::ai::Level::Easy, 1);
+        let mut guest_rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(4);
+        let mut guest_side = armada::net::Side {
+            session: &mut guest_session,
+            player: &mut guest_player,
+            store: None,
+            clock: Clock::new(),
+            rng: &mut guest_rng,
+        };
+        let (mut quiet_host, mut quiet_guest) = (|_: &Session, _: &_| {}, |_: &Session, _: &_| {});
+        let (host_end, guest_end) = tokio::join!(
+            play_table(
+                accepted.unwrap().1,
+                guest.peer_id(),
+                &mut side,
+                &mut quiet_host
+            ),
+            play_table(
+                stream.unwrap(),
+                host.peer_id(),
+                &mut guest_side,
+                &mut quiet_guest
+            ),
+        );
+        assert!(matches!(host_end.unwrap(), Ended::Done));
+        assert!(matches!(guest_end.unwrap(), Ended::Done));
+        for session in [&*side.session, &*guest_side.session] {
+            assert!(matches!(
+                session.table().settled(),
+                Some(armada::fair::table::Verdict::Honest(_))
+            ));
+        }
+    });
+}
