@@ -40,6 +40,10 @@ struct NetArgs {
     /// Games to play at the table (Play again in between), then leave.
     #[arg(long, default_value_t = 1)]
     games: u32,
+    /// A relay to be reachable through (`/ip4/…/tcp/…/p2p/<relay id>`), for a host
+    /// behind NAT; the invite then carries the relayed address too.
+    #[arg(long, value_name = "MULTIADDR")]
+    relay: Option<libp2p::Multiaddr>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -117,6 +121,19 @@ enum Command {
     /// times, a whole bot game. The last line reads
     /// `ping_rtt_us=… move_rtt_us=… ratio=… quic_connect_ms=… game_ms=…`.
     BenchNet,
+    /// Relays for players who cannot reach each other directly (any player can run
+    /// one); prints the addresses to give them as `--relay`.
+    Relay {
+        /// Listen here (repeatable); default: TCP and QUIC port 4001 on all interfaces.
+        #[arg(long, value_name = "MULTIADDR")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Where the relay's identity key lives.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+        /// Accepted like every network command's; a relay never uses `mDNS` or `UPnP`.
+        #[arg(long)]
+        no_discovery: bool,
+    },
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
     /// Exit codes: 0 complete and honest; 1 a lie proven; 2 unreadable or malformed;
@@ -153,6 +170,19 @@ fn run(cli: &Cli) -> Result<u8> {
             })
         }
         Command::BenchNet => bench_net(),
+        Command::Relay {
+            listen, data_dir, ..
+        } => {
+            let store = armada::store::Store::open(data_dir.as_deref())?;
+            let identity = store.identity()?;
+            let mut say = |line: &str| emit(&format!("{line}\n"));
+            tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
+                &identity,
+                listen.clone(),
+                &mut say,
+            ))?;
+            Ok(0)
+        }
         Command::Resume { net, table } => {
             let table = table.clone();
             network(net, move |seating, say| {
@@ -314,6 +344,7 @@ fn network(
             listen: net.listen.clone(),
             discovery: !net.no_discovery,
             ping_every: None,
+            relay: net.relay.clone(),
         },
         store: armada::store::Store::open(net.data_dir.as_deref())?,
         player,

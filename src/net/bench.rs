@@ -31,6 +31,7 @@ fn loopback(transport: &str) -> Config {
         listen: vec![transport.parse().expect("a valid address")],
         discovery: false,
         ping_every: Some(Duration::from_millis(10)),
+        relay: None,
     }
 }
 

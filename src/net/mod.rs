@@ -9,12 +9,14 @@ mod bench;
 mod flows;
 mod node;
 mod player;
+mod relay;
 mod table;
 
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use node::{Config, Node};
 pub use player::{Human, Player, TYPED_MOVES};
+pub use relay::{relay_config, run_relay};
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};
 
 use libp2p::StreamProtocol;

@@ -23,6 +23,9 @@ pub struct Config {
     pub discovery: bool,
     /// How often connections are pinged (default 5 s).
     pub ping_every: Option<Duration>,
+    /// A relay (`/…/p2p/<relay id>`) to hold a reservation on, so that peers that
+    /// cannot reach this node directly can through the relay.
+    pub relay: Option<Multiaddr>,
 }
 
 /// How often a connection is pinged (keeps it and NAT mappings alive; measures RTT).
@@ -104,6 +107,34 @@ impl Node {
                 }
                 other => tracing::debug!(?other, "while starting"),
             }
+        }
+        if let Some(relay) = config.relay {
+            let circuit = relay.clone().with(libp2p::multiaddr::Protocol::P2pCircuit);
+            swarm
+                .listen_on(circuit)
+                .with_context(|| format!("cannot use the relay {relay}"))?;
+            let reserved = tokio::time::timeout(Duration::from_secs(10), async {
+                loop {
+                    match swarm.select_next_some().await {
+                        SwarmEvent::NewListenAddr { address, .. }
+                            if address
+                                .iter()
+                                .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit) =>
+                        {
+                            tracing::info!(%address, "reachable through the relay");
+                            return Ok(());
+                        }
+                        SwarmEvent::ListenerClosed { reason, .. } => {
+                            return Err(anyhow::anyhow!(
+                                "the relay refused a reservation: {reason:?}"
+                            ));
+                        }
+                        other => tracing::debug!(?other, "while reserving"),
+                    }
+                }
+            })
+            .await;
+            reserved.map_err(|_| anyhow::anyhow!("the relay {relay} did not answer in time"))??;
         }
         let peer = *swarm.local_peer_id();
         let control = swarm.behaviour().stream.new_control();

@@ -314,6 +314,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
             discovery: false,
             ping_every: None,
+            relay: None,
         };
         let (host_id, guest_id) = (Identity::generate(), Identity::generate());
         let host = Node::start(&host_id, config()).await.unwrap();
@@ -404,4 +405,57 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             ));
         }
     });
+}
+
+#[test]
+fn a_table_reached_only_through_a_relay_plays_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let relay = Process::start(&["relay", "--listen", listen], &dir.path().join("relay"));
+    let relay_addr = relay
+        .line_starting("relay at ")
+        .trim_start_matches("relay at ")
+        .to_string();
+    let host = Process::start(
+        &[
+            "host",
+            "--bot",
+            "medium",
+            "--listen",
+            listen,
+            "--relay",
+            &relay_addr,
+        ],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    // The guest gets only the relayed address: the table is reached through the relay.
+    let mut invite = armada_proto::Invite::parse(&link).unwrap();
+    invite.addrs.retain(|bytes| {
+        let addr = libp2p::Multiaddr::try_from(bytes.clone()).unwrap();
+        addr.iter()
+            .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit)
+    });
+    assert_eq!(
+        invite.addrs.len(),
+        1,
+        "the invite carries the relayed address"
+    );
+    let guest = Process::start(
+        &[
+            "join",
+            &invite.to_link(),
+            "--bot",
+            "easy",
+            "--listen",
+            listen,
+        ],
+        &dir.path().join("guest"),
+    );
+    let (guest_code, guest_err) = guest.finish();
+    let (host_code, host_err) = host.finish();
+    assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+    assert_honest(&dir.path().join("host"), 1);
+    assert_honest(&dir.path().join("guest"), 1);
+    drop(relay);
 }

@@ -1,0 +1,92 @@
+//! `armada relay`: a node that relays for others — any player can run one. Two
+//! players who cannot reach each other directly meet through it, then try to upgrade
+//! to a direct connection (DCUtR); if that fails, the game goes on relayed.
+//!
+//! Limits (sized for game signalling and whole relayed games, not bulk traffic):
+//! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
+//! hour and 16 MiB (a whole Armada game is about 100 KiB each way).
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use futures::StreamExt as _;
+use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
+use libp2p::{Multiaddr, identify, multiaddr::Protocol, noise, ping, relay, tcp, yamux};
+
+use crate::fair::sign::Identity;
+
+#[derive(NetworkBehaviour)]
+struct Behaviour {
+    relay: relay::Behaviour,
+    identify: identify::Behaviour,
+    ping: ping::Behaviour,
+}
+
+/// The relay's limits.
+pub fn relay_config() -> relay::Config {
+    relay::Config {
+        max_reservations: 128,
+        max_reservations_per_peer: 4,
+        reservation_duration: Duration::from_secs(3600),
+        max_circuits: 64,
+        max_circuits_per_peer: 4,
+        max_circuit_duration: Duration::from_secs(3600),
+        max_circuit_bytes: 16 * 1024 * 1024,
+        ..relay::Config::default()
+    }
+}
+
+/// Runs a relay on `listen` until the process ends; `say` gets each address to give
+/// to players (`--relay ADDR`).
+pub async fn run_relay(
+    identity: &Identity,
+    listen: Vec<Multiaddr>,
+    say: &mut (dyn FnMut(&str) + Send),
+) -> anyhow::Result<()> {
+    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(identity.keypair())
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )?
+        .with_quic()
+        .with_behaviour(|key| Behaviour {
+            relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config()),
+            identify: identify::Behaviour::new(identify::Config::new(
+                "/armada/id/1".into(),
+                key.public(),
+            )),
+            ping: ping::Behaviour::new(ping::Config::new()),
+        })
+        .map_err(|e| anyhow::anyhow!("cannot set up the relay: {e}"))?
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+        .build();
+    let listen = if listen.is_empty() {
+        vec![
+            "/ip4/0.0.0.0/tcp/4001".parse()?,
+            "/ip4/0.0.0.0/udp/4001/quic-v1".parse()?,
+        ]
+    } else {
+        listen
+    };
+    for addr in listen {
+        swarm
+            .listen_on(addr.clone())
+            .with_context(|| format!("cannot listen on {addr}"))?;
+    }
+    let me = *swarm.local_peer_id();
+    loop {
+        match swarm.select_next_some().await {
+            SwarmEvent::NewListenAddr { address, .. } => {
+                // A relay serves only at addresses it knows to be reachable: its own.
+                swarm.add_external_address(address.clone());
+                say(&format!("relay at {}", address.with(Protocol::P2p(me))));
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Relay(event)) => {
+                tracing::info!(?event, "relay");
+            }
+            other => tracing::trace!(?other, "relay event"),
+        }
+    }
+}
