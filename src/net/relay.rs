@@ -1,6 +1,6 @@
 //! `armada relay`: a node that relays for others — any player can run one. Two
 //! players who cannot reach each other directly meet through it, then try to upgrade
-//! to a direct connection (DCUtR); if that fails, the game goes on relayed.
+//! to a direct connection (`DCUtR`); if that fails, the game goes on relayed.
 //!
 //! Limits (sized for game signalling and whole relayed games, not bulk traffic):
 //! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
