@@ -172,17 +172,7 @@ fn run(cli: &Cli) -> Result<u8> {
         Command::BenchNet => bench_net(),
         Command::Relay {
             listen, data_dir, ..
-        } => {
-            let store = armada::store::Store::open(data_dir.as_deref())?;
-            let identity = store.identity()?;
-            let mut say = |line: &str| emit(&format!("{line}\n"));
-            tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
-                &identity,
-                listen.clone(),
-                &mut say,
-            ))?;
-            Ok(0)
-        }
+        } => relay(listen, data_dir.as_deref()),
         Command::Resume { net, table } => {
             let table = table.clone();
             network(net, move |seating, say| {
@@ -284,6 +274,18 @@ fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::S
         reveal_ms: 10_000,
         grace_ms: 30_000,
     })
+}
+
+fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {
+    let store = armada::store::Store::open(data_dir)?;
+    let identity = store.identity()?;
+    let mut say = |line: &str| emit(&format!("{line}\n"));
+    tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
+        &identity,
+        listen.to_vec(),
+        &mut say,
+    ))?;
+    Ok(0)
 }
 
 fn bench_net() -> Result<u8> {
