@@ -5,8 +5,8 @@ use rand::RngExt;
 
 use super::View;
 use crate::rules::{
-    Action, CellSet, Coord, Facts, Fleet, FleetSpec, Heading, Placer, Sampler, Torpedo, Weapon,
-    legal, square,
+    Action, CellSet, Coord, Facts, Fleet, FleetSpec, Placer, Sampler, Torpedo, Weapon, legal,
+    square,
 };
 
 /// Layouts sampled per decision, at most.
@@ -114,16 +114,7 @@ fn weapons<R: rand::Rng + ?Sized>(
         let mut lines = Vec::new();
         for line in 0..size.side() {
             // The chance of a hit is the same both ways along a line: either way, at random.
-            let across = if rng.random_bool(0.5) {
-                Heading::Right
-            } else {
-                Heading::Left
-            };
-            let down = if rng.random_bool(0.5) {
-                Heading::Down
-            } else {
-                Heading::Up
-            };
+            let (across, down) = super::random_headings(rng);
             for heading in [across, down] {
                 let torpedo = Torpedo { heading, line };
                 let cells: CellSet = torpedo

@@ -264,16 +264,7 @@ fn best_line<R: rand::Rng + ?Sized>(size: BoardSize, open: CellSet, rng: &mut R)
     for line in 0..side {
         let row = open.iter().filter(|c| c.row() == line).count();
         let col = open.iter().filter(|c| c.col() == line).count();
-        let across = if rng.random_bool(0.5) {
-            Heading::Right
-        } else {
-            Heading::Left
-        };
-        let down = if rng.random_bool(0.5) {
-            Heading::Down
-        } else {
-            Heading::Up
-        };
+        let (across, down) = super::random_headings(rng);
         if row > best.0 {
             best = (
                 row,

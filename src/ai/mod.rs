@@ -41,6 +41,25 @@ impl<'a> View<'a> {
     }
 }
 
+/// A torpedo heading across and one down, each way at random.
+fn random_headings<R: rand::Rng + ?Sized>(
+    rng: &mut R,
+) -> (crate::rules::Heading, crate::rules::Heading) {
+    use crate::rules::Heading;
+    use rand::RngExt as _;
+    let across = if rng.random_bool(0.5) {
+        Heading::Right
+    } else {
+        Heading::Left
+    };
+    let down = if rng.random_bool(0.5) {
+        Heading::Down
+    } else {
+        Heading::Up
+    };
+    (across, down)
+}
+
 /// The radar picture a report carries, to hand to the next view (and no further).
 pub fn radar_picture(report: &crate::rules::Report) -> Option<Vec<(Coord, bool)>> {
     matches!(report.action, crate::rules::Action::Radar(_)).then(|| {

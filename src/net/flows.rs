@@ -96,17 +96,7 @@ pub async fn host(
         }
     };
     say(&format!("{peer} took the guest's seat"));
-    let (level, games) = seating.player.describe();
-    seating.store.save_meta(
-        &session.table().id(),
-        &TableMeta {
-            seat: "host".into(),
-            peer: peer.to_string(),
-            addrs: listening.iter().map(ToString::to_string).collect(),
-            level,
-            games,
-        },
-    )?;
+    remember(&seating, &session, peer, &listening)?;
     let _keep = node;
     run(
         session,
@@ -117,6 +107,31 @@ pub async fn host(
         say,
     )
     .await
+}
+
+/// Saves how to find the table's other player again: for the host its own listen
+/// addresses (to listen there again), for the guest the host's.
+fn remember(
+    seating: &Seating,
+    session: &Session,
+    peer: PeerId,
+    addrs: &[Multiaddr],
+) -> anyhow::Result<()> {
+    let (level, games) = seating.player.describe();
+    let seat = match session.seat() {
+        Seat::Host => "host",
+        Seat::Guest => "guest",
+    };
+    seating.store.save_meta(
+        &session.table().id(),
+        &TableMeta {
+            seat: seat.into(),
+            peer: peer.to_string(),
+            addrs: addrs.iter().map(ToString::to_string).collect(),
+            level,
+            games,
+        },
+    )
 }
 
 /// Reads a stranger's first message: a hello with a valid invite proof from the key
@@ -195,17 +210,7 @@ pub async fn join(seating: Seating, invite: &str, say: Say<'_>) -> anyhow::Resul
     let stream = connect(&node, peer, &addrs).await?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
-    let (level, games) = seating.player.describe();
-    seating.store.save_meta(
-        &session.table().id(),
-        &TableMeta {
-            seat: "guest".into(),
-            peer: peer.to_string(),
-            addrs: addrs.iter().map(ToString::to_string).collect(),
-            level,
-            games,
-        },
-    )?;
+    remember(&seating, &session, peer, &addrs)?;
     run(
         session,
         peer,

@@ -2,7 +2,7 @@
 //! bot tables over TCP and over QUIC, and a stranger refused without harm.
 
 use std::io::{BufRead as _, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -97,9 +97,10 @@ fn assert_honest(data: &Path, games: usize) {
     assert_eq!(report.games.len(), games);
 }
 
-fn bot_table(listen: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+/// A hard host and a medium guest at a two-game table in `dir`: (host, guest, their
+/// data directories).
+fn two_bots(dir: &Path, listen: &str) -> (Process, Process, PathBuf, PathBuf) {
+    let (host_data, guest_data) = (dir.join("host"), dir.join("guest"));
     let host = Process::start(
         &["host", "--bot", "hard", "--games", "2", "--listen", listen],
         &host_data,
@@ -111,6 +112,12 @@ fn bot_table(listen: &str) {
         ],
         &guest_data,
     );
+    (host, guest, host_data, guest_data)
+}
+
+fn bot_table(listen: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen);
     let (guest_code, guest_err) = guest.finish();
     let (host_code, host_err) = host.finish();
     assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
@@ -176,19 +183,8 @@ impl Drop for Process {
 /// both sides, with one chain per peer (an equivocation would be a proven lie).
 fn killed_and_resumed(victim: &str, text: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let host = Process::start(
-        &["host", "--bot", "hard", "--games", "2", "--listen", listen],
-        &host_data,
-    );
-    let link = host.line_starting("armada://join/");
-    let guest = Process::start(
-        &[
-            "join", &link, "--bot", "medium", "--games", "2", "--listen", listen,
-        ],
-        &guest_data,
-    );
+    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen);
     let (survivor, doomed, data) = if victim == "host" {
         (guest, host, &host_data)
     } else {
