@@ -250,7 +250,8 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                     let mut addrs: Vec<Multiaddr> = swarm.listeners().cloned().collect();
                     addrs.extend(swarm.external_addresses().cloned());
                     addrs.extend(observed.iter().cloned());
-                    addrs.dedup();
+                    let mut seen = std::collections::HashSet::new();
+                    addrs.retain(|a| seen.insert(a.clone()));
                     let _ = reply.send(addrs);
                 }
                 Some(Request::Rtt(peer, reply)) => {

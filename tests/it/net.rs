@@ -432,9 +432,8 @@ fn a_table_reached_only_through_a_relay_plays_to_the_end() {
         addr.iter()
             .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit)
     });
-    assert_eq!(
-        invite.addrs.len(),
-        1,
+    assert!(
+        !invite.addrs.is_empty(),
         "the invite carries the relayed address"
     );
     let guest = Process::start(
