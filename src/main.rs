@@ -58,6 +58,21 @@ enum Command {
         /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
         #[arg(long, value_name = "SIDE")]
         classic: Option<u8>,
+        /// Anyone on the LAN may join without a code (`armada lan` shows the invite).
+        #[arg(long)]
+        lan: bool,
+    },
+    /// Lists the tables open on the LAN (found by `mDNS`).
+    Lan {
+        /// Listen here (repeatable); default: all interfaces, TCP and QUIC.
+        #[arg(long, value_name = "MULTIADDR")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Seconds to look around before listing.
+        #[arg(long, default_value_t = 3)]
+        wait: u64,
+        /// Where the identity key lives.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
     },
     /// Joins a table from its invite (the link or the code).
     Join {
@@ -159,14 +174,20 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<u8> {
     match &cli.command {
+        Command::Lan {
+            listen,
+            wait,
+            data_dir,
+        } => lan(listen, *wait, data_dir.as_deref()),
         Command::Host {
             net,
             no_timer,
             classic,
+            lan,
         } => {
             let settings = table_settings(*no_timer, *classic)?;
             network(net, |seating, say| {
-                Box::pin(armada::net::host(seating, settings, say))
+                Box::pin(armada::net::host(seating, settings, *lan, say))
             })
         }
         Command::BenchNet => bench_net(),
@@ -207,37 +228,14 @@ fn run(cli: &Cli) -> Result<u8> {
             classic,
             seed,
             placement,
-        } => {
-            let variant = if *classic {
-                Variant::classic(10)?
-            } else {
-                Variant::Armada
-            };
-            anyhow::ensure!(*games > 0, "--games must be at least 1");
-            match (level, versus) {
-                (Some(level), None) => {
-                    bench_level(
-                        *level,
-                        placement.unwrap_or(Level::Random),
-                        variant,
-                        *games,
-                        *seed,
-                    );
-                }
-                (None, Some(pair)) => {
-                    let (a, b) = pair
-                        .split_once(':')
-                        .context("--match takes A:B, like hard:medium")?;
-                    let levels = [
-                        a.parse::<Level>().map_err(anyhow::Error::msg)?,
-                        b.parse::<Level>().map_err(anyhow::Error::msg)?,
-                    ];
-                    bench_match(levels, variant, *games, *seed);
-                }
-                _ => anyhow::bail!("say --level L or --match A:B"),
-            }
-            Ok(0)
-        }
+        } => bench_ai(
+            *level,
+            versus.as_deref(),
+            *games,
+            *classic,
+            *seed,
+            *placement,
+        ),
         Command::Verify { json, file } => {
             let bytes = match std::fs::read(file) {
                 Ok(bytes) => bytes,
@@ -274,6 +272,78 @@ fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::S
         reveal_ms: 10_000,
         grace_ms: 30_000,
     })
+}
+
+/// `armada bench-ai`: one level alone, or two against each other.
+fn bench_ai(
+    level: Option<Level>,
+    versus: Option<&str>,
+    games: u32,
+    classic: bool,
+    seed: u64,
+    placement: Option<Level>,
+) -> Result<u8> {
+    let variant = if classic {
+        Variant::classic(10)?
+    } else {
+        Variant::Armada
+    };
+    anyhow::ensure!(games > 0, "--games must be at least 1");
+    match (level, versus) {
+        (Some(level), None) => {
+            bench_level(
+                level,
+                placement.unwrap_or(Level::Random),
+                variant,
+                games,
+                seed,
+            );
+        }
+        (None, Some(pair)) => {
+            let (a, b) = pair
+                .split_once(':')
+                .context("--match takes A:B, like hard:medium")?;
+            let levels = [
+                a.parse::<Level>().map_err(anyhow::Error::msg)?,
+                b.parse::<Level>().map_err(anyhow::Error::msg)?,
+            ];
+            bench_match(levels, variant, games, seed);
+        }
+        _ => anyhow::bail!("say --level L or --match A:B"),
+    }
+    Ok(0)
+}
+
+/// `armada lan`: the tables open on the LAN, one line each.
+fn lan(listen: &[libp2p::Multiaddr], wait: u64, data_dir: Option<&std::path::Path>) -> Result<u8> {
+    let store = armada::store::Store::open(data_dir)?;
+    let identity = store.identity()?;
+    let config = armada::net::Config {
+        listen: listen.to_vec(),
+        discovery: true,
+        ping_every: None,
+        relay: None,
+    };
+    let tables = tokio::runtime::Runtime::new()?.block_on(async {
+        let node = armada::net::Node::start(&identity, config).await?;
+        anyhow::Ok(armada::net::list_lan(&node, std::time::Duration::from_secs(wait)).await)
+    })?;
+    if tables.is_empty() {
+        emit("no open tables found on the LAN\n");
+    }
+    for (peer, offer) in tables {
+        let game = match offer.game {
+            armada_proto::GameKind::Armada => "Armada".to_string(),
+            armada_proto::GameKind::Classic { side } => format!("classic {side}×{side}"),
+        };
+        match offer.invite {
+            Some(invite) => emit(&format!("{game} table of {peer}: {}\n", invite.to_link())),
+            None => emit(&format!(
+                "{game} table of {peer}: ask the host for the invite\n"
+            )),
+        }
+    }
+    Ok(0)
 }
 
 fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {

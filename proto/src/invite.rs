@@ -85,6 +85,41 @@ impl Invite {
     }
 }
 
+/// What a host tells a peer on its LAN that asks (the `/armada/lan/1` stream): the
+/// game, and — only if the host chose to take LAN joins without a code — the invite.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LanOffer {
+    /// The format's version: 1.
+    pub version: u8,
+    pub game: crate::GameKind,
+    pub invite: Option<Invite>,
+}
+
+impl LanOffer {
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("encoding into memory cannot fail")
+    }
+
+    /// Reads an offer strictly: size first, then the encoding and the invite's bounds.
+    pub fn decode(bytes: &[u8]) -> Result<Self, InviteError> {
+        if bytes.len() > MAX_INVITE {
+            return Err(InviteError::TooLong);
+        }
+        let (offer, rest) =
+            postcard::take_from_bytes::<Self>(bytes).map_err(|_| InviteError::Malformed)?;
+        if !rest.is_empty() {
+            return Err(InviteError::Malformed);
+        }
+        if offer.version != 1 {
+            return Err(InviteError::Version(offer.version));
+        }
+        if let Some(invite) = &offer.invite {
+            Invite::parse(&invite.to_code())?;
+        }
+        Ok(offer)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +138,18 @@ mod tests {
         let i = invite();
         assert_eq!(Invite::parse(&i.to_link()), Ok(i.clone()));
         assert_eq!(Invite::parse(&format!("  {}\n", i.to_code())), Ok(i));
+    }
+
+    #[test]
+    fn lan_offers_round_trip_and_junk_is_refused() {
+        let offer = LanOffer {
+            version: 1,
+            game: crate::GameKind::Armada,
+            invite: Some(invite()),
+        };
+        assert_eq!(LanOffer::decode(&offer.encode()), Ok(offer));
+        assert_eq!(LanOffer::decode(&[9]), Err(InviteError::Malformed));
+        assert_eq!(LanOffer::decode(&[0; 5000]), Err(InviteError::TooLong));
     }
 
     #[test]

@@ -58,8 +58,13 @@ fn framed(
 pub async fn host(
     seating: Seating,
     settings: proto::Settings,
+    lan: bool,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
+    anyhow::ensure!(
+        !lan || seating.config.discovery,
+        "--lan needs discovery (mDNS): drop --no-discovery"
+    );
     let identity = seating.store.identity()?;
     let node = Node::start(&identity, seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
@@ -78,6 +83,17 @@ pub async fn host(
         addrs: addrs.iter().map(Multiaddr::to_vec).collect(),
         secret,
     };
+    if seating.config.discovery {
+        // Peers on the LAN that ask see the table; with --lan they get the invite too.
+        super::serve_lan(
+            &node,
+            &proto::LanOffer {
+                version: 1,
+                game: settings.game,
+                invite: lan.then(|| invite.clone()),
+            },
+        )?;
+    }
     say("table open; invite (give it to your friend):");
     say(&invite.to_link());
     say(&format!("code: {}", invite.to_code()));

@@ -7,6 +7,7 @@
 
 mod bench;
 mod flows;
+mod lan;
 mod node;
 mod player;
 mod relay;
@@ -14,6 +15,7 @@ mod table;
 
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
+pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
 pub use node::{Config, Node};
 pub use player::{Human, Player, TYPED_MOVES};
 pub use relay::{relay_config, run_relay};

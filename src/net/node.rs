@@ -51,6 +51,7 @@ enum Request {
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
+    Discovered(oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>),
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -183,6 +184,15 @@ impl Node {
         rx.await.unwrap_or_default()
     }
 
+    /// Peers found on the LAN by `mDNS` so far, with their addresses.
+    pub async fn discovered(&self) -> Vec<(PeerId, Vec<Multiaddr>)> {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Discovered(tx)).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
     /// Dials `peer` at `addrs`; returns once connected.
     pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<()> {
         let (done, rx) = oneshot::channel();
@@ -242,6 +252,8 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
     let mut observed: Vec<Multiaddr> = Vec::new();
     let mut rtts: std::collections::HashMap<PeerId, Vec<Duration>> =
         std::collections::HashMap::new();
+    let mut lan: std::collections::BTreeMap<PeerId, Vec<Multiaddr>> =
+        std::collections::BTreeMap::new();
     loop {
         tokio::select! {
             request = inbox.recv() => match request {
@@ -253,6 +265,9 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                     let mut seen = std::collections::HashSet::new();
                     addrs.retain(|a| seen.insert(a.clone()));
                     let _ = reply.send(addrs);
+                }
+                Some(Request::Discovered(reply)) => {
+                    let _ = reply.send(lan.iter().map(|(p, a)| (*p, a.clone())).collect());
                 }
                 Some(Request::Rtt(peer, reply)) => {
                     let _ = reply.send(rtts.get(&peer).cloned().unwrap_or_default());
@@ -304,6 +319,10 @@ async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
                 SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(found))) => {
                     for (peer, address) in found {
                         tracing::debug!(%peer, %address, "found on the LAN");
+                        let addrs = lan.entry(peer).or_default();
+                        if !addrs.contains(&address) {
+                            addrs.push(address);
+                        }
                     }
                 }
                 SwarmEvent::Behaviour(BehaviourEvent::Dcutr(event)) => {

@@ -454,3 +454,44 @@ fn a_table_reached_only_through_a_relay_plays_to_the_end() {
     assert_honest(&dir.path().join("guest"), 1);
     drop(relay);
 }
+
+/// Whether this machine can make network namespaces (root and ip(8)); under CI as
+/// root it must, so a missing tool fails the test there instead of skipping it.
+fn namespaces_available(test: &str) -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let ip = Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if root && ip {
+        return true;
+    }
+    assert!(
+        !(root && std::env::var("CI").is_ok_and(|v| v == "true")),
+        "{test}: CI runs as root, so ip(8) with netns support must be installed"
+    );
+    eprintln!("{test}: SKIPPED — needs root and ip(8) to make network namespaces");
+    false
+}
+
+#[test]
+fn a_lan_table_is_found_by_mdns_and_joined_without_a_code_in_namespaces() {
+    if !namespaces_available("lan") {
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/netns/lan.sh");
+    let output = Command::new("bash")
+        .arg(&script)
+        .arg(ARMADA)
+        .output()
+        .expect("bash runs");
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
