@@ -336,14 +336,7 @@ impl Report {
             }
             let _ = match &g.verdict {
                 Some(Verdict::Honest(ending)) => {
-                    let who = ending
-                        .winner
-                        .map_or("a draw".into(), |s| format!("the {s} wins"));
-                    writeln!(
-                        out,
-                        "  result: {who} ({:?}); both reveals check out",
-                        ending.reason
-                    )
+                    writeln!(out, "  result: {ending}; both reveals check out")
                 }
                 Some(Verdict::Lie(lie)) => writeln!(out, "  result: {lie}; the {} loses", lie.liar),
                 Some(Verdict::Incomplete(why)) => writeln!(out, "  result: incomplete: {why}"),

@@ -15,7 +15,7 @@ use super::table::{Clock, Ended, Side, is_peer};
 use super::{Config, GAME_PROTOCOL, Node, Player, TableOutcome, play_table};
 use crate::ai::Level;
 use crate::fair::secret::Secret;
-use crate::fair::table::{ClaimState, Note};
+use crate::fair::table::{ClaimState, Note, Verdict};
 use crate::rules::Seat;
 use crate::session::{Event, Session};
 use crate::store::{Store, TableMeta};
@@ -463,13 +463,19 @@ pub fn describe(session: &Session, event: &Event) -> Option<String> {
             )
         }
         Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
-        Event::Table(Note::Ended(ending)) => format!("game over: {ending:?}"),
+        Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
         Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
             format!("{} claimed a forfeit: {owed:?} owed", who(*claimant))
         }
         Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
-        Event::Table(Note::Settled(verdict)) => format!("verdict: {verdict:?}"),
+        Event::Table(Note::Settled(verdict)) => match verdict {
+            Verdict::Honest(ending) => {
+                format!("verdict: {ending}; both fleets revealed and every answer proven")
+            }
+            Verdict::Lie(lie) => format!("verdict: {lie}; the {} loses", lie.liar),
+            Verdict::Incomplete(why) => format!("verdict: incomplete: {why}"),
+        },
         Event::Score(score) => format!(
             "score: host {} – guest {}",
             f64::from(score[0]) / 2.0,

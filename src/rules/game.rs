@@ -63,6 +63,20 @@ pub struct Ending {
     pub reason: EndReason,
 }
 
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.winner, self.reason) {
+            (Some(w), EndReason::FleetSunk) => write!(f, "the {w} wins: every enemy ship sunk"),
+            (Some(w), EndReason::Resigned) => write!(f, "the {w} wins: the {} resigned", w.other()),
+            (Some(w), EndReason::Forfeit) => write!(f, "the {w} wins by forfeit"),
+            (Some(w), EndReason::DrawAgreed) => write!(f, "the {w} wins"),
+            (None, EndReason::DrawAgreed) => f.write_str("a draw, agreed by both"),
+            (None, EndReason::Resigned) => f.write_str("no winner: both resigned at once"),
+            (None, _) => f.write_str("no winner"),
+        }
+    }
+}
+
 impl Ending {
     /// Points for `seat`, in halves: a win 2, a draw 1, a loss 0 (a win is 1 point, a draw ½).
     pub fn half_points(&self, seat: Seat) -> u32 {
