@@ -45,8 +45,7 @@ impl Bot {
 
     /// Whether every game it was asked to play is settled.
     pub fn done(&self, session: &Session) -> bool {
-        let table = session.table();
-        table.settled().is_some() && table.game_number().is_some_and(|n| n + 1 >= self.games)
+        played(session, self.games)
     }
 
     /// The command the table waits for from this side now, if any.
@@ -90,4 +89,10 @@ impl Bot {
         self.radar = None;
         Some(Command::Act(action))
     }
+}
+
+/// Whether `games` games of the session's table are played and the last is settled.
+pub fn played(session: &Session, games: u32) -> bool {
+    let table = session.table();
+    table.settled().is_some() && table.game_number().is_some_and(|n| n + 1 >= games)
 }

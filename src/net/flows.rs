@@ -9,7 +9,6 @@ use libp2p::{Multiaddr, PeerId};
 use rand::SeedableRng as _;
 use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
-use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
 use super::table::{Clock, Ended, Side, is_peer};
 use super::{Config, GAME_PROTOCOL, Node, Player, TableOutcome, play_table};
@@ -47,10 +46,7 @@ enum Reach {
 fn framed(
     stream: libp2p::Stream,
 ) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(proto::MAX_WIRE)
-        .new_codec();
-    Framed::new(stream.compat(), codec)
+    super::table::framed(stream, proto::MAX_WIRE)
 }
 
 /// Opens a table, prints its invite, seats the first peer that proves the invite's

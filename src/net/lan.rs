@@ -7,7 +7,6 @@ use futures::{SinkExt, StreamExt as _};
 use libp2p::{PeerId, StreamProtocol};
 use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
-use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
 use super::Node;
 use armada_proto::{LanOffer, MAX_INVITE};
@@ -18,10 +17,7 @@ pub const LAN_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/lan/1");
 fn framed(
     stream: libp2p::Stream,
 ) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(MAX_INVITE)
-        .new_codec();
-    Framed::new(stream.compat(), codec)
+    super::table::framed(stream, MAX_INVITE)
 }
 
 /// Answers every LAN query with `offer`, until the node stops.

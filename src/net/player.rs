@@ -86,14 +86,7 @@ impl Player {
     pub fn done(&self, session: &Session) -> bool {
         match self {
             Self::Bot(bot) => bot.done(session),
-            Self::Human(human) => {
-                human.quit
-                    || (session.table().settled().is_some()
-                        && session
-                            .table()
-                            .game_number()
-                            .is_some_and(|n| n + 1 >= human.games))
-            }
+            Self::Human(human) => human.quit || crate::bot::played(session, human.games),
         }
     }
 

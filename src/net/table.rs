@@ -61,6 +61,18 @@ impl Default for Clock {
     }
 }
 
+/// A stream as length-delimited messages of at most `max` bytes (checked before a
+/// message is buffered).
+pub(super) fn framed(
+    stream: libp2p::Stream,
+    max: usize,
+) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
+    let codec = LengthDelimitedCodec::builder()
+        .max_frame_length(max)
+        .new_codec();
+    Framed::new(stream.compat(), codec)
+}
+
 /// Whether `key` (an ed25519 public key from a hello) is the key of `peer`.
 pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
     libp2p::identity::ed25519::PublicKey::try_from_bytes(key)
@@ -142,10 +154,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
     seat: &mut Side<'_, R>,
     report: &mut impl FnMut(&Session, &Event),
 ) -> anyhow::Result<Ended> {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(armada_proto::MAX_WIRE)
-        .new_codec();
-    let mut framed = Framed::new(stream.compat(), codec);
+    let mut framed = framed(stream, armada_proto::MAX_WIRE);
     let link = |e: std::io::Error| Ended::Link(format!("the connection dropped: {e}"));
     if let Err(error) = framed.send(Bytes::from(seat.session.sync_wire())).await {
         return Ok(link(error));
