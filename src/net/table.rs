@@ -124,20 +124,24 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
         Ok(false)
     }
 
-    /// Hands events to the player and `report`, then saves: before anything is sent.
+    /// Hands events to the player and `report`, then saves — before anything is sent,
+    /// and only when something happened or waits to be sent (a pass that only sent
+    /// changes nothing a restart needs: frames sent again are dropped as duplicates).
     pub fn settle_events(
         &mut self,
         report: &mut impl FnMut(&Session, &Event),
     ) -> anyhow::Result<()> {
         let me = self.session.seat();
+        let mut changed = self.session.has_outgoing();
         while let Some(event) = self.session.poll_event() {
+            changed = true;
             self.player.observe(me, &event);
             report(self.session, &event);
             if let Event::Internal(bug) = event {
                 anyhow::bail!("this client broke the protocol: {bug}");
             }
         }
-        if let Some(store) = self.store {
+        if changed && let Some(store) = self.store {
             store.save(self.session)?;
         }
         Ok(())

@@ -208,6 +208,11 @@ impl Session {
         self.outbox.pop_front()
     }
 
+    /// Whether anything waits to be sent (a frame or a refusal).
+    pub fn has_outgoing(&self) -> bool {
+        !self.outbox.is_empty() || self.refusal.is_some()
+    }
+
     /// The first message on a new connection to the peer: how far this side holds the
     /// peer's chain, so that the peer sends again whatever was lost on the way.
     pub fn sync_wire(&self) -> Vec<u8> {
