@@ -115,12 +115,17 @@ fn two_bots(dir: &Path, listen: &str) -> (Process, Process, PathBuf, PathBuf) {
     (host, guest, host_data, guest_data)
 }
 
-fn bot_table(listen: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen);
+/// Both processes end with exit code 0 (their standard error shown if not).
+fn both_succeed(guest: Process, host: Process) {
     let (guest_code, guest_err) = guest.finish();
     let (host_code, host_err) = host.finish();
     assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+}
+
+fn bot_table(listen: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen);
+    both_succeed(guest, host);
     assert_honest(&host_data, 2);
     assert_honest(&guest_data, 2);
 }
@@ -165,9 +170,7 @@ fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
         &["join", &link, "--bot", "easy", "--listen", listen],
         &dir.path().join("guest"),
     );
-    let (guest_code, guest_err) = guest.finish();
-    let (host_code, host_err) = host.finish();
-    assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+    both_succeed(guest, host);
     assert_honest(&dir.path().join("host"), 1);
 }
 
@@ -447,9 +450,7 @@ fn a_table_reached_only_through_a_relay_plays_to_the_end() {
         ],
         &dir.path().join("guest"),
     );
-    let (guest_code, guest_err) = guest.finish();
-    let (host_code, host_err) = host.finish();
-    assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
+    both_succeed(guest, host);
     assert_honest(&dir.path().join("host"), 1);
     assert_honest(&dir.path().join("guest"), 1);
     drop(relay);
