@@ -5,7 +5,7 @@
 //! radar picture of its own last sweep for exactly one action, as RULES.md says.
 
 use crate::ai::{Level, View, radar_picture};
-use crate::fair::table::{ClaimState, Note};
+use crate::fair::table::Note;
 use crate::rules::{Coord, Seat};
 use crate::session::{Command, Event, Session};
 
@@ -56,10 +56,7 @@ impl Bot {
     ) -> Option<Command> {
         let me = session.seat();
         let table = session.table();
-        if table
-            .claim()
-            .is_some_and(|c| c.state == ClaimState::Pending)
-        {
+        if table.pending_claim().is_some() {
             return None;
         }
         if let Some(number) = table.game_number()

@@ -538,6 +538,11 @@ impl Table {
         self.round.as_ref().and_then(|r| r.claim)
     }
 
+    /// The current game's forfeit claim while it waits for the debtor's next message.
+    pub fn pending_claim(&self) -> Option<ForfeitClaim> {
+        self.claim().filter(|c| c.state == ClaimState::Pending)
+    }
+
     /// Radar knowledge of `attacker` about the enemy board: (decks, water).
     pub fn radar_seen(&self, attacker: Seat) -> (CellSet, CellSet) {
         self.round

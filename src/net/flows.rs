@@ -14,7 +14,7 @@ use super::table::{Clock, Ended, Side, is_peer};
 use super::{Config, GAME_PROTOCOL, Node, Player, TableOutcome, play_table};
 use crate::ai::Level;
 use crate::fair::secret::Secret;
-use crate::fair::table::{ClaimState, Note, Verdict};
+use crate::fair::table::{Note, Verdict};
 use crate::rules::Seat;
 use crate::session::{Event, Session};
 use crate::store::{Store, TableMeta};
@@ -396,8 +396,8 @@ async fn reconnect<R: rand::Rng + ?Sized>(
         if side
             .session
             .table()
-            .claim()
-            .is_some_and(|c| c.claimant == me && c.state == ClaimState::Pending)
+            .pending_claim()
+            .is_some_and(|c| c.claimant == me)
         {
             let since = *claimed_at.get_or_insert_with(tokio::time::Instant::now);
             if since.elapsed() > Duration::from_millis(grace) {

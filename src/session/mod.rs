@@ -195,9 +195,7 @@ impl Session {
     /// counts for its claimant until the other peer refutes it.
     pub fn score(&self) -> [u32; 2] {
         let mut score = self.score;
-        if let Some(claim) = self.table.claim()
-            && claim.state == ClaimState::Pending
-        {
+        if let Some(claim) = self.table.pending_claim() {
             score[claim.claimant.index()] += 2;
         }
         score
@@ -382,8 +380,8 @@ impl Session {
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
         if self
             .table
-            .claim()
-            .is_some_and(|c| c.claimant == self.me && c.state == ClaimState::Pending)
+            .pending_claim()
+            .is_some_and(|c| c.claimant == self.me)
             && !matches!(command, Command::Leave(_))
         {
             return Err(CommandError::NotNow(
@@ -700,10 +698,7 @@ impl Session {
 
     fn refresh_wait(&mut self, now: Millis) {
         let timer = self.table.settings().is_some_and(|s| s.timer);
-        let waiting_on_claim = self
-            .table
-            .claim()
-            .is_some_and(|c| c.state == ClaimState::Pending);
+        let waiting_on_claim = self.table.pending_claim().is_some();
         let wait = match (self.table.game(), self.table.pending()) {
             // A forfeit claim waits for the debtor's next message, however long.
             _ if waiting_on_claim => None,
