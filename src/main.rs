@@ -79,6 +79,10 @@ enum Command {
         #[command(flatten)]
         net: NetArgs,
         invite: String,
+        /// Dial only the invite's direct addresses, never through a relay (behind
+        /// NAT this fails: the relay is how hole punching starts).
+        #[arg(long)]
+        no_relay: bool,
     },
     /// Continues an interrupted table (the newest saved one, or `--table ID`) with the
     /// computer level and games saved with it.
@@ -200,10 +204,14 @@ fn run(cli: &Cli) -> Result<u8> {
                 Box::pin(async move { armada::net::resume(seating, table.as_deref(), say).await })
             })
         }
-        Command::Join { net, invite } => {
-            let invite = invite.clone();
+        Command::Join {
+            net,
+            invite,
+            no_relay,
+        } => {
+            let (invite, direct_only) = (invite.clone(), *no_relay);
             network(net, move |seating, say| {
-                Box::pin(async move { armada::net::join(seating, &invite, say).await })
+                Box::pin(async move { armada::net::join(seating, &invite, direct_only, say).await })
             })
         }
         Command::Demo {

@@ -1,6 +1,7 @@
 //! Hosting, joining and resuming a table from the command line: a node, an invite,
 //! the one invited guest, then the table played to its end across broken links.
 
+use std::sync::PoisonError;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -35,12 +36,16 @@ const ADMIT_MS: u64 = 10_000;
 /// The longest pause between two redials.
 const MAX_BACKOFF_MS: u64 = 4_000;
 
+/// How long a guest that reached the host only through a relay waits for hole
+/// punching to give a direct connection before it plays relayed.
+const PUNCH_WAIT_MS: u64 = 3_000;
+
 /// How this side gets a new stream when the link breaks.
 enum Reach {
     /// The host waits for the seated guest to open one (anyone else is refused).
     Host(libp2p_stream::IncomingStreams),
-    /// The guest redials the host.
-    Guest(Node, Vec<Multiaddr>),
+    /// The guest redials the host at these addresses.
+    Guest(Vec<Multiaddr>),
 }
 
 fn framed(
@@ -92,6 +97,9 @@ pub async fn host(
     }
     say("table open; invite (give it to your friend):");
     say(&invite.to_link());
+    for addr in &addrs {
+        say(&format!("address: {addr}"));
+    }
     say(&format!("code: {}", invite.to_code()));
     let mut incoming = node
         .control()
@@ -109,16 +117,12 @@ pub async fn host(
     };
     say(&format!("{peer} took the guest's seat"));
     remember(&seating, &session, peer, &listening)?;
-    let _keep = node;
-    run(
-        session,
+    let table = Table {
+        node,
         peer,
-        Some(stream),
-        Reach::Host(incoming),
-        seating,
-        say,
-    )
-    .await
+        reach: Reach::Host(incoming),
+    };
+    run(session, table, Some(stream), seating, say).await
 }
 
 /// Saves how to find the table's other player again: for the host its own listen
@@ -207,39 +211,70 @@ async fn refuse(
     let _ = SinkExt::<Bytes>::close(&mut framed).await;
 }
 
-/// Joins the table of `invite` (a link or a code) and plays it.
-pub async fn join(seating: Seating, invite: &str, say: Say<'_>) -> anyhow::Result<TableOutcome> {
+/// Joins the table of `invite` (a link or a code) and plays it; with `direct_only`
+/// the invite's relayed addresses are left out.
+pub async fn join(
+    seating: Seating,
+    invite: &str,
+    direct_only: bool,
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome> {
     let invite = Invite::parse(invite)?;
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
-    let addrs = invite
+    let mut addrs = invite
         .addrs
         .iter()
         .map(|a| Multiaddr::try_from(a.clone()))
         .collect::<Result<Vec<_>, _>>()
         .context("an address in the invite is malformed")?;
+    if direct_only {
+        addrs.retain(|a| !super::is_relayed(a));
+    }
+    anyhow::ensure!(!addrs.is_empty(), "the invite has no address to dial");
     let identity = seating.store.identity()?;
     let node = Node::start(&identity, seating.config.clone()).await?;
-    let stream = connect(&node, peer, &addrs).await?;
+    let stream = connect(&node, peer, &addrs, say)
+        .await
+        .context("cannot reach the host")?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
     remember(&seating, &session, peer, &addrs)?;
-    run(
-        session,
+    let table = Table {
+        node,
         peer,
-        Some(stream),
-        Reach::Guest(node, addrs),
-        seating,
-        say,
-    )
-    .await
+        reach: Reach::Guest(addrs),
+    };
+    run(session, table, Some(stream), seating, say).await
 }
 
-async fn connect(node: &Node, peer: PeerId, addrs: &[Multiaddr]) -> anyhow::Result<libp2p::Stream> {
+/// Dials the host and opens the game stream; where the only way is through a relay,
+/// first gives hole punching a moment to find a direct one.
+async fn connect(
+    node: &Node,
+    peer: PeerId,
+    addrs: &[Multiaddr],
+    say: Say<'_>,
+) -> anyhow::Result<libp2p::Stream> {
     node.dial(peer, addrs.to_vec()).await?;
+    if let Some(super::Route::Relayed(_)) = node.route(peer) {
+        say("reached the host through a relay; trying for a direct connection");
+        let punched =
+            tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer)).await;
+        if punched.is_err() {
+            say("no direct connection yet: playing through the relay");
+        }
+    }
     node.control()
         .open_stream(peer, GAME_PROTOCOL)
         .await
         .map_err(|e| anyhow::anyhow!("cannot open the game stream: {e}"))
+}
+
+/// The network side of a table: the node, the other player, and how to reach it again.
+struct Table {
+    node: Node,
+    peer: PeerId,
+    reach: Reach,
 }
 
 /// Continues a saved table (the newest, or `table` given as hex): the session as it
@@ -292,11 +327,12 @@ pub async fn resume(
             .control()
             .accept(GAME_PROTOCOL)
             .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
-        let _keep = node;
-        run(session, peer, None, Reach::Host(incoming), seating, say).await
+        let reach = Reach::Host(incoming);
+        run(session, Table { node, peer, reach }, None, seating, say).await
     } else {
         let node = Node::start(&identity, seating.config.clone()).await?;
-        run(session, peer, None, Reach::Guest(node, addrs), seating, say).await
+        let reach = Reach::Guest(addrs);
+        run(session, Table { node, peer, reach }, None, seating, say).await
     }
 }
 
@@ -331,9 +367,8 @@ fn reporter(say: Say<'_>, boards: bool) -> impl FnMut(&Session, &Event) + '_ {
 /// forfeit claim against an absent peer has stood for the grace.
 async fn run(
     mut session: Session,
-    peer: PeerId,
+    mut table: Table,
     mut stream: Option<libp2p::Stream>,
-    mut reach: Reach,
     mut seating: Seating,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
@@ -353,7 +388,7 @@ async fn run(
         let next = if let Some(stream) = stream.take() {
             stream
         } else {
-            let Some(stream) = reconnect(&mut reach, peer, &mut side, say, boards).await? else {
+            let Some(stream) = reconnect(&mut table, &mut side, say, boards).await? else {
                 say("the other player is gone: a forfeit is claimed on the record");
                 return Ok(TableOutcome {
                     session,
@@ -362,7 +397,7 @@ async fn run(
             };
             stream
         };
-        let ended = play_table(next, peer, &mut side, &mut reporter(&mut *say, boards)).await?;
+        let ended = play_watching(next, &table, &mut side, say, boards).await?;
         match ended {
             Ended::Done => {
                 return Ok(TableOutcome {
@@ -375,11 +410,53 @@ async fn run(
     }
 }
 
+/// Plays the table over `stream`, saying how the connection goes whenever that
+/// changes (direct, relayed).
+async fn play_watching<R: rand::Rng + ?Sized>(
+    stream: libp2p::Stream,
+    table: &Table,
+    side: &mut Side<'_, R>,
+    say: Say<'_>,
+    boards: bool,
+) -> anyhow::Result<Ended> {
+    // The game's lines and the connection's changes share the terminal.
+    let shared = std::sync::Mutex::new(say);
+    let said = |line: &str| (shared.lock().unwrap_or_else(PoisonError::into_inner))(line);
+    let (mut to_report, mut to_show) = (said, said);
+    let mut routes = table.node.routes();
+    let mut shown = None;
+    show_route(&mut routes, table.peer, &mut shown, &mut to_show);
+    let mut report = reporter(&mut to_report, boards);
+    let play = play_table(stream, table.peer, side, &mut report);
+    tokio::pin!(play);
+    loop {
+        tokio::select! {
+            ended = &mut play => return ended,
+            Ok(()) = routes.changed() => show_route(&mut routes, table.peer, &mut shown, &mut to_show),
+        }
+    }
+}
+
+/// Says how the connection to `peer` goes, if that changed since `shown`.
+fn show_route(
+    routes: &mut super::Routes,
+    peer: PeerId,
+    shown: &mut Option<super::Route>,
+    say: &mut (dyn FnMut(&str) + Send),
+) {
+    let now = routes.borrow_and_update().get(&peer).cloned();
+    if let Some(route) = &now
+        && now != *shown
+    {
+        say(&format!("connection: {route}"));
+    }
+    *shown = now;
+}
+
 /// A new stream to `peer`; meanwhile the session's deadlines still run. `None` once
 /// this side's forfeit claim has stood unanswered for the table's grace.
 async fn reconnect<R: rand::Rng + ?Sized>(
-    reach: &mut Reach,
-    peer: PeerId,
+    table: &mut Table,
     side: &mut Side<'_, R>,
     say: Say<'_>,
     boards: bool,
@@ -408,8 +485,9 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             || tokio::time::Instant::now() + Duration::from_secs(1),
             |at| side.clock.at(at),
         );
+        let peer = table.peer;
         let attempt = async {
-            match reach {
+            match &mut table.reach {
                 Reach::Host(incoming) => loop {
                     let Some((from, stream)) = incoming.next().await else {
                         return Err(anyhow::anyhow!("the network stopped"));
@@ -424,7 +502,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
                     )
                     .await;
                 },
-                Reach::Guest(node, addrs) => connect(node, peer, addrs).await,
+                Reach::Guest(addrs) => connect(&table.node, peer, addrs, &mut *say).await,
             }
         };
         tokio::select! {

@@ -16,7 +16,7 @@ mod table;
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
-pub use node::{Config, Node};
+pub use node::{Config, Node, Route, Routes, is_relayed};
 pub use player::{Human, Player, TYPED_MOVES};
 pub use relay::{relay_config, run_relay};
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};

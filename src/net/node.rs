@@ -1,16 +1,17 @@
 //! The libp2p node: one tokio task owns the swarm; a cloneable handle talks to it
 //! over bounded channels. Unexpected events are logged, never fatal.
 
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use futures::StreamExt as _;
 use libp2p::swarm::behaviour::toggle::Toggle;
-use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
+use libp2p::swarm::{ConnectionId, NetworkBehaviour, SwarmEvent};
 use libp2p::{
     Multiaddr, PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, tcp, upnp, yamux,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::fair::sign::Identity;
 
@@ -42,6 +43,31 @@ struct Behaviour {
     upnp: Toggle<upnp::tokio::Behaviour>,
 }
 
+/// The way a table's connection to a peer currently goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Straight to the peer (on a LAN, by a public address, or punched through NAT).
+    Direct(Multiaddr),
+    /// Through a relay (`…/p2p-circuit/…`): works anywhere, slower, and limited by
+    /// the relay's circuit limits.
+    Relayed(Multiaddr),
+}
+
+impl std::fmt::Display for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Direct(addr) => write!(f, "direct {addr}"),
+            Self::Relayed(addr) => write!(f, "relayed {addr}"),
+        }
+    }
+}
+
+/// Whether `addr` goes through a relay.
+pub fn is_relayed(addr: &Multiaddr) -> bool {
+    addr.iter()
+        .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit)
+}
+
 enum Request {
     Dial {
         peer: PeerId,
@@ -52,6 +78,34 @@ enum Request {
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
     Discovered(oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>),
+    /// Answered once there is a direct connection to the peer.
+    Direct(PeerId, oneshot::Sender<Multiaddr>),
+}
+
+/// One open connection to a peer.
+struct Link {
+    id: ConnectionId,
+    /// The peer's address, or for a relayed connection the peer accepted, the
+    /// circuit address it came in on.
+    addr: Multiaddr,
+    relayed: bool,
+}
+
+/// What the swarm task keeps track of between events.
+#[derive(Default)]
+struct Tracker {
+    /// The route to each connected peer, published for handles.
+    routes: watch::Sender<HashMap<PeerId, Route>>,
+    /// Addresses peers told this node it is seen at (identify).
+    observed: Vec<Multiaddr>,
+    /// The latest ping round trips per peer (at most 256 each).
+    rtts: HashMap<PeerId, Vec<Duration>>,
+    /// Peers found on the LAN by `mDNS`.
+    lan: BTreeMap<PeerId, Vec<Multiaddr>>,
+    /// Open connections per peer.
+    links: HashMap<PeerId, Vec<Link>>,
+    dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<()>>)>,
+    directs: Vec<(PeerId, oneshot::Sender<Multiaddr>)>,
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -60,7 +114,11 @@ pub struct Node {
     peer: PeerId,
     control: libp2p_stream::Control,
     requests: mpsc::Sender<Request>,
+    routes: Routes,
 }
+
+/// How the connection to each connected peer goes, as it changes.
+pub type Routes = watch::Receiver<HashMap<PeerId, Route>>;
 
 impl std::fmt::Debug for Node {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -92,6 +150,7 @@ impl Node {
                 .listen_on(addr.clone())
                 .with_context(|| format!("cannot listen on {addr}"))?;
         }
+        let mut tracker = Tracker::default();
         // Each listener reports at least one address before the node is handed out.
         let mut listening = 0;
         while listening < listen.len() {
@@ -106,7 +165,7 @@ impl Node {
                 SwarmEvent::ListenerClosed { reason, .. } => {
                     anyhow::bail!("a listener closed: {reason:?}")
                 }
-                other => tracing::debug!(?other, "while starting"),
+                other => tracker.on_event(&mut swarm, other),
             }
         }
         if let Some(relay) = config.relay {
@@ -130,7 +189,7 @@ impl Node {
                                 "the relay refused a reservation: {reason:?}"
                             ));
                         }
-                        other => tracing::debug!(?other, "while reserving"),
+                        other => tracker.on_event(&mut swarm, other),
                     }
                 }
             })
@@ -140,11 +199,13 @@ impl Node {
         let peer = *swarm.local_peer_id();
         let control = swarm.behaviour().stream.new_control();
         let (requests, inbox) = mpsc::channel(64);
-        tokio::spawn(run(swarm, inbox));
+        let routes = tracker.routes.subscribe();
+        tokio::spawn(run(swarm, inbox, tracker));
         Ok(Self {
             peer,
             control,
             requests,
+            routes,
         })
     }
 
@@ -191,6 +252,28 @@ impl Node {
             return Vec::new();
         }
         rx.await.unwrap_or_default()
+    }
+
+    /// How the connection to `peer` goes now (direct when any connection is), if
+    /// there is one.
+    pub fn route(&self, peer: PeerId) -> Option<Route> {
+        self.routes.borrow().get(&peer).cloned()
+    }
+
+    /// How the connection to each connected peer goes, updated as connections come
+    /// and go (for showing the connection state as it changes).
+    pub fn routes(&self) -> Routes {
+        self.routes.clone()
+    }
+
+    /// Waits until the connection to `peer` is direct and only direct (for instance
+    /// once hole punching succeeded and the relayed one is closed); its address.
+    pub async fn direct(&self, peer: PeerId) -> Option<Multiaddr> {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Direct(peer, tx)).await.is_err() {
+            return None;
+        }
+        rx.await.ok()
     }
 
     /// Dials `peer` at `addrs`; returns once connected.
@@ -247,89 +330,196 @@ fn build(
 }
 
 /// The swarm task: requests from handles, events from the network.
-async fn run(mut swarm: Swarm<Behaviour>, mut inbox: mpsc::Receiver<Request>) {
-    let mut dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<()>>)> = Vec::new();
-    let mut observed: Vec<Multiaddr> = Vec::new();
-    let mut rtts: std::collections::HashMap<PeerId, Vec<Duration>> =
-        std::collections::HashMap::new();
-    let mut lan: std::collections::BTreeMap<PeerId, Vec<Multiaddr>> =
-        std::collections::BTreeMap::new();
+async fn run(
+    mut swarm: Swarm<Behaviour>,
+    mut inbox: mpsc::Receiver<Request>,
+    mut tracker: Tracker,
+) {
     loop {
         tokio::select! {
             request = inbox.recv() => match request {
                 None => return,
-                Some(Request::Addresses(reply)) => {
-                    let mut addrs: Vec<Multiaddr> = swarm.listeners().cloned().collect();
-                    addrs.extend(swarm.external_addresses().cloned());
-                    addrs.extend(observed.iter().cloned());
-                    let mut seen = std::collections::HashSet::new();
-                    addrs.retain(|a| seen.insert(a.clone()));
-                    let _ = reply.send(addrs);
-                }
-                Some(Request::Discovered(reply)) => {
-                    let _ = reply.send(lan.iter().map(|(p, a)| (*p, a.clone())).collect());
-                }
-                Some(Request::Rtt(peer, reply)) => {
-                    let _ = reply.send(rtts.get(&peer).cloned().unwrap_or_default());
-                }
-                Some(Request::Listeners(reply)) => {
-                    let _ = reply.send(swarm.listeners().cloned().collect());
-                }
-                Some(Request::Dial { peer, addrs, done }) => {
-                    if swarm.is_connected(&peer) {
-                        let _ = done.send(Ok(()));
-                        continue;
-                    }
-                    let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
-                        .addresses(addrs)
-                        .build();
-                    match swarm.dial(opts) {
-                        Ok(()) => dials.push((peer, done)),
-                        Err(error) => { let _ = done.send(Err(anyhow::anyhow!("cannot dial: {error}"))); }
-                    }
-                }
+                Some(request) => tracker.on_request(&mut swarm, request),
             },
-            event = swarm.select_next_some() => match event {
-                SwarmEvent::ConnectionEstablished { peer_id, endpoint, .. } => {
-                    tracing::info!(peer = %peer_id, address = %endpoint.get_remote_address(), "connected");
-                    for (_, done) in dials.extract_if(.., |(p, _)| *p == peer_id) {
-                        let _ = done.send(Ok(()));
-                    }
-                }
-                SwarmEvent::OutgoingConnectionError { peer_id: Some(peer), error, .. } => {
-                    tracing::info!(%peer, %error, "dial failed");
-                    if !swarm.is_connected(&peer) {
-                        for (_, done) in dials.extract_if(.., |(p, _)| *p == peer) {
-                            let _ = done.send(Err(anyhow::anyhow!("cannot reach the peer: {error}")));
-                        }
-                    }
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received { info, .. })) => {
-                    if !observed.contains(&info.observed_addr) {
-                        observed.push(info.observed_addr);
-                    }
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event { peer, result: Ok(rtt), .. })) => {
-                    let seen = rtts.entry(peer).or_default();
-                    if seen.len() == 256 {
-                        seen.remove(0);
-                    }
-                    seen.push(rtt);
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(found))) => {
-                    for (peer, address) in found {
-                        tracing::debug!(%peer, %address, "found on the LAN");
-                        let addrs = lan.entry(peer).or_default();
-                        if !addrs.contains(&address) {
-                            addrs.push(address);
-                        }
-                    }
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Dcutr(event)) => {
-                    tracing::info!(?event, "hole punching");
-                }
-                other => tracing::trace!(?other, "network event"),
+            event = swarm.select_next_some() => tracker.on_event(&mut swarm, event),
+        }
+    }
+}
+
+impl Tracker {
+    fn on_request(&mut self, swarm: &mut Swarm<Behaviour>, request: Request) {
+        match request {
+            Request::Addresses(reply) => {
+                let mut addrs: Vec<Multiaddr> = swarm.listeners().cloned().collect();
+                addrs.extend(swarm.external_addresses().cloned());
+                addrs.extend(self.observed.iter().cloned());
+                let mut seen = std::collections::HashSet::new();
+                addrs.retain(|a| seen.insert(a.clone()));
+                let _ = reply.send(addrs);
             }
+            Request::Discovered(reply) => {
+                let _ = reply.send(self.lan.iter().map(|(p, a)| (*p, a.clone())).collect());
+            }
+            Request::Rtt(peer, reply) => {
+                let _ = reply.send(self.rtts.get(&peer).cloned().unwrap_or_default());
+            }
+            Request::Listeners(reply) => {
+                let _ = reply.send(swarm.listeners().cloned().collect());
+            }
+            Request::Direct(peer, reply) => {
+                self.directs.push((peer, reply));
+                self.answer_directs(peer);
+            }
+            Request::Dial { peer, addrs, done } => {
+                if swarm.is_connected(&peer) {
+                    let _ = done.send(Ok(()));
+                    return;
+                }
+                let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
+                    .addresses(addrs)
+                    .build();
+                match swarm.dial(opts) {
+                    Ok(()) => self.dials.push((peer, done)),
+                    Err(error) => {
+                        let _ = done.send(Err(anyhow::anyhow!("cannot dial: {error}")));
+                    }
+                }
+            }
+        }
+    }
+
+    /// After `peer`'s connections changed: publishes its route, and answers those
+    /// waiting for a direct-only connection to it.
+    fn links_changed(&mut self, peer: PeerId) {
+        let route = self.route(peer);
+        self.routes.send_if_modified(|routes| {
+            let before = match &route {
+                Some(route) => routes.insert(peer, route.clone()),
+                None => routes.remove(&peer),
+            };
+            before != route
+        });
+        self.answer_directs(peer);
+    }
+
+    /// Tells those waiting for a direct-only connection to `peer` if it is one now.
+    fn answer_directs(&mut self, peer: PeerId) {
+        let Some(links) = self.links.get(&peer) else {
+            return;
+        };
+        if links.iter().any(|link| link.relayed) {
+            return;
+        }
+        let Some(link) = links.first() else {
+            return;
+        };
+        for (_, reply) in self.directs.extract_if(.., |(p, _)| *p == peer) {
+            let _ = reply.send(link.addr.clone());
+        }
+    }
+
+    fn route(&self, peer: PeerId) -> Option<Route> {
+        let links = self.links.get(&peer)?;
+        links
+            .iter()
+            .find(|link| !link.relayed)
+            .map(|link| Route::Direct(link.addr.clone()))
+            .or_else(|| links.first().map(|link| Route::Relayed(link.addr.clone())))
+    }
+
+    fn on_event(&mut self, swarm: &mut Swarm<Behaviour>, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                connection_id,
+                endpoint,
+                ..
+            } => {
+                let relayed = endpoint.is_relayed();
+                let addr = match &endpoint {
+                    libp2p::core::ConnectedPoint::Listener { local_addr, .. } if relayed => {
+                        local_addr.clone()
+                    }
+                    _ => endpoint.get_remote_address().clone(),
+                };
+                tracing::info!(peer = %peer_id, %addr, relayed, "connected");
+                let links = self.links.entry(peer_id).or_default();
+                links.push(Link {
+                    id: connection_id,
+                    addr,
+                    relayed,
+                });
+                if !relayed {
+                    // A direct connection supersedes relayed ones: closing them moves
+                    // the game's stream here (the table reconnects and syncs).
+                    for link in links.iter().filter(|link| link.relayed) {
+                        tracing::info!(peer = %peer_id, via = %link.addr, "direct now: closing the relayed connection");
+                        swarm.close_connection(link.id);
+                    }
+                }
+                self.links_changed(peer_id);
+                // Answered after the route is published: a dialler sees it at once.
+                for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer_id) {
+                    let _ = done.send(Ok(()));
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                connection_id,
+                ..
+            } => {
+                if let Some(links) = self.links.get_mut(&peer_id) {
+                    links.retain(|link| link.id != connection_id);
+                    if links.is_empty() {
+                        self.links.remove(&peer_id);
+                    }
+                }
+                self.links_changed(peer_id);
+            }
+            SwarmEvent::OutgoingConnectionError {
+                peer_id: Some(peer),
+                error,
+                ..
+            } => {
+                tracing::info!(%peer, %error, "dial failed");
+                if !swarm.is_connected(&peer) {
+                    for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer) {
+                        let _ = done.send(Err(anyhow::anyhow!("cannot reach the peer: {error}")));
+                    }
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                info,
+                ..
+            })) => {
+                if !self.observed.contains(&info.observed_addr) {
+                    self.observed.push(info.observed_addr);
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
+                peer,
+                result: Ok(rtt),
+                ..
+            })) => {
+                let seen = self.rtts.entry(peer).or_default();
+                if seen.len() == 256 {
+                    seen.remove(0);
+                }
+                seen.push(rtt);
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(found))) => {
+                for (peer, address) in found {
+                    tracing::debug!(%peer, %address, "found on the LAN");
+                    let addrs = self.lan.entry(peer).or_default();
+                    if !addrs.contains(&address) {
+                        addrs.push(address);
+                    }
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Dcutr(event)) => {
+                tracing::info!(?event, "hole punching");
+            }
+            other => tracing::trace!(?other, "network event"),
         }
     }
 }

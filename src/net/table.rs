@@ -73,6 +73,27 @@ pub(super) fn framed(
     Framed::new(stream.compat(), codec)
 }
 
+/// Fault injection for the crash tests: with `ARMADA_ABORT_AFTER_SEND=N` in its
+/// environment the process dies abruptly (as by `kill -9`: nothing more is saved or
+/// sent) right after its Nth game message went out.
+async fn crash_point() {
+    static LEFT: std::sync::LazyLock<Option<std::sync::atomic::AtomicU64>> =
+        std::sync::LazyLock::new(|| {
+            std::env::var("ARMADA_ABORT_AFTER_SEND")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .map(std::sync::atomic::AtomicU64::new)
+        });
+    if let Some(left) = &*LEFT
+        && left.fetch_sub(1, std::sync::atomic::Ordering::Relaxed) == 1
+    {
+        // Time for the network task to put the message on the wire; nothing else
+        // of the table runs meanwhile.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        std::process::abort();
+    }
+}
+
 /// Whether `key` (an ed25519 public key from a hello) is the key of `peer`.
 pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
     libp2p::identity::ed25519::PublicKey::try_from_bytes(key)
@@ -179,6 +200,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
             if let Err(error) = framed.send(Bytes::from(bytes)).await {
                 return Ok(link(error));
             }
+            crash_point().await;
             sent = true;
         }
         if sent {

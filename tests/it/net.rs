@@ -19,8 +19,14 @@ struct Process {
 
 impl Process {
     fn start(args: &[&str], data: &Path) -> Self {
+        Self::start_with(args, data, &[])
+    }
+
+    /// Starts with `env` added to the environment.
+    fn start_with(args: &[&str], data: &Path, env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(ARMADA)
             .args(args)
+            .envs(env.iter().copied())
             .arg("--no-discovery")
             .arg("--data-dir")
             .arg(data)
@@ -100,17 +106,28 @@ fn assert_honest(data: &Path, games: usize) {
 /// A hard host and a medium guest at a two-game table in `dir`: (host, guest, their
 /// data directories).
 fn two_bots(dir: &Path, listen: &str) -> (Process, Process, PathBuf, PathBuf) {
+    two_bots_with(dir, listen, [&[], &[]])
+}
+
+/// [`two_bots`] with environment variables added for the host and the guest.
+fn two_bots_with(
+    dir: &Path,
+    listen: &str,
+    env: [&[(&str, &str)]; 2],
+) -> (Process, Process, PathBuf, PathBuf) {
     let (host_data, guest_data) = (dir.join("host"), dir.join("guest"));
-    let host = Process::start(
+    let host = Process::start_with(
         &["host", "--bot", "hard", "--games", "2", "--listen", listen],
         &host_data,
+        env[0],
     );
     let link = host.line_starting("armada://join/");
-    let guest = Process::start(
+    let guest = Process::start_with(
         &[
             "join", &link, "--bot", "medium", "--games", "2", "--listen", listen,
         ],
         &guest_data,
+        env[1],
     );
     (host, guest, host_data, guest_data)
 }
@@ -205,6 +222,46 @@ fn killed_and_resumed(victim: &str, text: &str) {
     );
     assert_honest(&host_data, 2);
     assert_honest(&guest_data, 2);
+}
+
+/// The `victim` dies right after sending its `nth` game message (before it could
+/// save or see anything after it), is resumed, and the table finishes honest.
+fn crashed_after_send_and_resumed(victim: &str, nth: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let n = nth.to_string();
+    let crash: &[(&str, &str)] = &[("ARMADA_ABORT_AFTER_SEND", &n)];
+    let env = if victim == "host" {
+        [crash, &[]]
+    } else {
+        [&[], crash]
+    };
+    let (host, guest, host_data, guest_data) = two_bots_with(dir.path(), listen, env);
+    let (survivor, doomed, data) = if victim == "host" {
+        (guest, host, &host_data)
+    } else {
+        (host, guest, &guest_data)
+    };
+    let (code, _) = doomed.finish();
+    assert_ne!(code, 0, "the {victim} should have died after message {nth}");
+    let resumed = Process::start(&["resume", "--listen", listen], data);
+    let (resumed_code, resumed_err) = resumed.finish();
+    let (survivor_code, survivor_err) = survivor.finish();
+    assert_eq!(
+        (resumed_code, survivor_code),
+        (0, 0),
+        "{resumed_err}\n{survivor_err}"
+    );
+    assert_honest(&host_data, 2);
+    assert_honest(&guest_data, 2);
+}
+
+#[test]
+fn a_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
+    // Early (commitments), mid-game and late in the first game.
+    crashed_after_send_and_resumed("guest", 3);
+    crashed_after_send_and_resumed("host", 30);
+    crashed_after_send_and_resumed("guest", 60);
 }
 
 #[test]
@@ -456,9 +513,10 @@ fn a_table_reached_only_through_a_relay_plays_to_the_end() {
     drop(relay);
 }
 
-/// Whether this machine can make network namespaces (root and ip(8)); under CI as
-/// root it must, so a missing tool fails the test there instead of skipping it.
-fn namespaces_available(test: &str) -> bool {
+/// Whether this machine can make network namespaces (root and ip(8)) and has the
+/// other `tools` a script needs; under CI as root it must, so a missing tool fails
+/// the test there instead of skipping it.
+fn namespaces_available(test: &str, tools: &[&str]) -> bool {
     let root = Command::new("id")
         .arg("-u")
         .output()
@@ -467,23 +525,34 @@ fn namespaces_available(test: &str) -> bool {
         .args(["netns", "list"])
         .output()
         .is_ok_and(|o| o.status.success());
-    if root && ip {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|tool| Command::new(tool).arg("--version").output().is_err())
+        .collect();
+    if root && ip && missing.is_empty() {
         return true;
     }
     assert!(
         !(root && std::env::var("CI").is_ok_and(|v| v == "true")),
-        "{test}: CI runs as root, so ip(8) with netns support must be installed"
+        "{test}: CI runs as root, so ip(8) with netns support and {tools:?} must be installed"
     );
-    eprintln!("{test}: SKIPPED — needs root and ip(8) to make network namespaces");
+    eprintln!(
+        "{test}: SKIPPED — needs root and ip(8) to make network namespaces{}",
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(", and {missing:?}")
+        }
+    );
     false
 }
 
-#[test]
-fn a_lan_table_is_found_by_mdns_and_joined_without_a_code_in_namespaces() {
-    if !namespaces_available("lan") {
-        return;
-    }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/netns/lan.sh");
+/// Runs a namespace script from `tests/netns` with the binary under test.
+fn run_netns_script(name: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/netns")
+        .join(name);
     let output = Command::new("bash")
         .arg(&script)
         .arg(ARMADA)
@@ -495,4 +564,23 @@ fn a_lan_table_is_found_by_mdns_and_joined_without_a_code_in_namespaces() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn a_lan_table_is_found_by_mdns_and_joined_without_a_code_in_namespaces() {
+    if !namespaces_available("lan", &[]) {
+        return;
+    }
+    run_netns_script("lan.sh");
+}
+
+/// Two hosts behind NAT routers that drop unsolicited traffic, and a relay: a direct
+/// dial fails; through the relay, hole punching makes the game's connection direct
+/// and the game ends honest; through "symmetric" NAT the game is played relayed.
+#[test]
+fn across_nat_the_relay_and_hole_punching_make_a_direct_game() {
+    if !namespaces_available("nat", &["iptables"]) {
+        return;
+    }
+    run_netns_script("nat.sh");
 }

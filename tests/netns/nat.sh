@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Two hosts, each behind its own NAT router, and a relay on the "internet" between
+# them — all in network namespaces made here, so nothing leaves this machine:
+#
+#   host A 192.168.71.2 ── router A ──┐                      ┌── router B ── host B 192.168.72.2
+#                    (MASQUERADE, drops│  10.71.0.0/24 bridge │ (MASQUERADE, drops
+#                     unsolicited in)  └─── relay 10.71.0.1 ──┘  unsolicited in)
+#
+# Negative control first: B cannot reach A directly, not even at the address the
+# relay sees A at. Then B joins A's table through the relay, hole punching (DCUtR)
+# makes the connection direct, the game is played on it to the end, and both
+# transcripts verify honest. Last, both routers turn "symmetric" (a fresh random
+# port per connection, so no hole can be punched) and a game is played through the
+# relay to the end. Needs root, ip(8) and iptables(8).
+# Usage: nat.sh PATH-TO-ARMADA
+set -euo pipefail
+armada=$1
+tag=$$
+wan=arm-wan-$tag relay=arm-rl-$tag ra=arm-ra-$tag rb=arm-rb-$tag a=arm-a-$tag b=arm-b-$tag
+dir=$(mktemp -d)
+cleanup() {
+    for ns in "$a" "$b" "$ra" "$rb" "$relay" "$wan"; do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+fail() {
+    echo "nat.sh: $*" >&2
+    for f in "$dir"/*.log; do echo "== $f" >&2; cat "$f" >&2; done
+    exit 1
+}
+
+for ns in "$wan" "$relay" "$ra" "$rb" "$a" "$b"; do
+    ip netns add "$ns"
+    ip -n "$ns" link set lo up
+done
+# The internet: a bridge in its own namespace; the relay and both routers' WAN ports.
+ip -n "$wan" link add br0 type bridge
+ip -n "$wan" link set br0 up
+# link NS-A DEV-A NS-B DEV-B: a veth pair between two namespaces.
+link() {
+    ip link add "x$tag" type veth peer name "y$tag"
+    ip link set "x$tag" netns "$1"
+    ip link set "y$tag" netns "$3"
+    ip -n "$1" link set "x$tag" name "$2"
+    ip -n "$3" link set "y$tag" name "$4"
+    ip -n "$1" link set "$2" up
+    ip -n "$3" link set "$4" up
+}
+link "$relay" eth0 "$wan" prl
+link "$ra" wan0 "$wan" pra
+link "$rb" wan0 "$wan" prb
+for port in prl pra prb; do ip -n "$wan" link set "$port" master br0; done
+ip -n "$relay" addr add 10.71.0.1/24 dev eth0
+ip -n "$ra" addr add 10.71.0.2/24 dev wan0
+ip -n "$rb" addr add 10.71.0.3/24 dev wan0
+# router NS LAN-NET: a home router with NAT that drops what nobody inside asked for.
+router() {
+    ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
+    ip -n "$1" addr add "$2.1/24" dev lan0
+    ip netns exec "$1" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE
+    for chain in FORWARD INPUT; do
+        ip netns exec "$1" iptables -A "$chain" -i wan0 -m conntrack \
+            --ctstate ESTABLISHED,RELATED -j ACCEPT
+        ip netns exec "$1" iptables -A "$chain" -i wan0 -j DROP
+    done
+}
+link "$a" eth0 "$ra" lan0
+link "$b" eth0 "$rb" lan0
+router "$ra" 192.168.71
+router "$rb" 192.168.72
+ip -n "$a" addr add 192.168.71.2/24 dev eth0
+ip -n "$b" addr add 192.168.72.2/24 dev eth0
+ip -n "$a" route add default via 192.168.71.1
+ip -n "$b" route add default via 192.168.72.1
+
+ip netns exec "$relay" "$armada" relay --listen /ip4/10.71.0.1/tcp/4001 \
+    > "$dir/relay.log" 2>&1 &
+for _ in $(seq 100); do grep -q '^relay at ' "$dir/relay.log" && break; sleep 0.1; done
+relay_addr=$(grep -o '^relay at .*' "$dir/relay.log" | head -1 | cut -d' ' -f3)
+[ -n "$relay_addr" ] || fail "the relay did not start"
+
+# host NAME ARGS…: a table host on A, reachable through the relay; its output goes to
+# NAME.log, its data to NAME/.
+host() {
+    local name=$1 log=$1.log
+    shift
+    ip netns exec "$a" "$armada" host --no-discovery --relay "$relay_addr" \
+        --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
+        --data-dir "$dir/$name" "$@" > "$dir/$log" 2>&1 &
+    for _ in $(seq 100); do grep -q '^armada://join/' "$dir/$log" && break; sleep 0.1; done
+    grep -q '^armada://join/' "$dir/$log" || fail "the host $name did not open its table"
+}
+
+# Negative control: the relay sees A at its router's address; B dialling A there
+# (and at its private addresses) without the relay must fail.
+host control-host --bot easy
+grep -q '^address: /ip4/10.71.0.2/' "$dir/control-host.log" \
+    || fail "the invite lacks the address the relay sees the host at"
+link=$(grep -o '^armada://join/.*' "$dir/control-host.log")
+if ip netns exec "$b" timeout 60 "$armada" join "$link" --no-relay --no-discovery \
+    --bot easy --data-dir "$dir/control-b" > "$dir/control-guest.log" 2>&1; then
+    fail "B reached A directly without the relay: the NAT does not drop unsolicited traffic"
+fi
+grep -q 'cannot reach the host' "$dir/control-guest.log" \
+    || fail "the direct dial failed, but not for want of a route"
+ip netns pids "$a" | xargs -r kill -9
+
+# The game: B joins A through the relay; hole punching makes it direct.
+host host --bot medium --games 2
+link=$(grep -o '^armada://join/.*' "$dir/host.log")
+ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy --games 2 \
+    --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
+    --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 || fail "the guest did not finish"
+for _ in $(seq 100); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+grep -q '^table over: 2 game' "$dir/host.log" || fail "the host did not finish"
+grep -q 'reached the host through a relay' "$dir/guest.log" \
+    || fail "the guest did not come through the relay"
+for log in host.log guest.log; do
+    last=$(grep '^connection: ' "$dir/$log" | tail -1)
+    case $last in
+    "connection: direct "*/p2p-circuit*) fail "$log: $last" ;;
+    "connection: direct /ip4/10.71.0."[23]/*) ;;
+    *) fail "$log: the game's connection did not become direct (${last:-none})" ;;
+    esac
+done
+
+# No hole can be punched through routers that map each connection to a random port:
+# the game is played through the relay.
+for r in "$ra" "$rb"; do
+    ip netns exec "$r" iptables -t nat -F POSTROUTING
+    ip netns exec "$r" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE --random-fully
+done
+host relayed-host --bot medium
+link=$(grep -o '^armada://join/.*' "$dir/relayed-host.log")
+ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
+    --data-dir "$dir/relayed-guest" > "$dir/relayed-guest.log" 2>&1 \
+    || fail "the relayed guest did not finish"
+for _ in $(seq 100); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+grep -q '^table over: 1 game' "$dir/relayed-host.log" || fail "the relayed host did not finish"
+grep -q 'playing through the relay' "$dir/relayed-guest.log" \
+    || fail "the guest did not say it plays through the relay"
+for log in relayed-host.log relayed-guest.log; do
+    grep -q '^connection: relayed .*/p2p-circuit' "$dir/$log" \
+        || fail "$log: the game did not go through the relay"
+    if grep -q '^connection: direct' "$dir/$log"; then
+        fail "$log: a hole was punched through a symmetric NAT?"
+    fi
+done
+
+for side in host guest relayed-host relayed-guest; do
+    "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
+        || fail "the transcript in $side does not verify honest"
+done
+echo "nat.sh: direct dial refused by NAT; relayed, punched through, played direct," \
+    "honest; through symmetric NAT played relayed, honest"
