@@ -61,6 +61,11 @@ enum Command {
         /// Anyone on the LAN may join without a code (`armada lan` shows the invite).
         #[arg(long)]
         lan: bool,
+        /// How long (seconds, 0–600) a player may be gone past a deadline before the
+        /// other may claim the game as a forfeit.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30,
+              value_parser = clap::value_parser!(u32).range(0..=600))]
+        grace: u32,
     },
     /// Lists the tables open on the LAN (found by `mDNS`).
     Lan {
@@ -188,8 +193,9 @@ fn run(cli: &Cli) -> Result<u8> {
             no_timer,
             classic,
             lan,
+            grace,
         } => {
-            let settings = table_settings(*no_timer, *classic)?;
+            let settings = table_settings(*no_timer, *classic, *grace)?;
             network(net, |seating, say| {
                 Box::pin(armada::net::host(seating, settings, *lan, say))
             })
@@ -263,8 +269,13 @@ fn run(cli: &Cli) -> Result<u8> {
     }
 }
 
-/// A new table's settings: Armada or classic of a side, the timer on or off.
-fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::Settings> {
+/// A new table's settings: Armada or classic of a side, the timer on or off, the
+/// absent player's grace in seconds.
+fn table_settings(
+    no_timer: bool,
+    classic: Option<u8>,
+    grace: u32,
+) -> Result<armada_proto::Settings> {
     let game = match classic {
         Some(side) => {
             Variant::classic(side)?;
@@ -278,7 +289,7 @@ fn table_settings(no_timer: bool, classic: Option<u8>) -> Result<armada_proto::S
         move_ms: armada::fair::table::MOVE_MS,
         answer_ms: 10_000,
         reveal_ms: 10_000,
-        grace_ms: 30_000,
+        grace_ms: grace * 1000,
     })
 }
 

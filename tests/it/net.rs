@@ -265,6 +265,44 @@ fn a_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
 }
 
 #[test]
+fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host_data = dir.path().join("host");
+    let host = Process::start(
+        &["host", "--bot", "hard", "--grace", "1", "--listen", listen],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &dir.path().join("guest"),
+    );
+    assert!(guest.wait_for("game 1 started"));
+    guest.kill();
+    assert!(
+        host.wait_for("the other player is gone: a forfeit is claimed on the record"),
+        "the host never claimed the forfeit"
+    );
+    let (code, stderr) = host.finish();
+    assert_eq!(
+        code, 1,
+        "a table ended by a claim is not finished: {stderr}"
+    );
+    let tables = host_data.join("tables");
+    let file = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "armada"))
+        .unwrap();
+    let report = verify(&std::fs::read(&file).unwrap());
+    let Outcome::Incomplete(why) = &report.outcome else {
+        panic!("a claimed forfeit is incomplete, not {:?}", report.outcome);
+    };
+    assert!(why.contains("forfeit"), "{why}");
+}
+
+#[test]
 fn the_guest_killed_mid_game_resumes_and_the_table_finishes() {
     killed_and_resumed("guest", "game 1 started");
     killed_and_resumed("guest", "air strike");
