@@ -10,3 +10,4 @@ pub mod net;
 pub mod rules;
 pub mod session;
 pub mod store;
+pub mod ui;

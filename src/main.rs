@@ -15,11 +15,12 @@ use armada::fair::verify;
 use armada::rules::{EndReason, Seat, Variant, render};
 
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
+/// Without a command it opens the window.
 #[derive(Debug, Parser)]
-#[command(version, about, arg_required_else_help = true)]
+#[command(version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// What every network command takes.
@@ -48,6 +49,12 @@ struct NetArgs {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Opens the window (what `armada` alone does).
+    Window {
+        /// Where saved games, the identity key and the window's preferences live.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<PathBuf>,
+    },
     /// Opens a table and prints its invite (a line starting `armada://join/`).
     Host {
         #[command(flatten)]
@@ -182,7 +189,13 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<u8> {
-    match &cli.command {
+    let Some(command) = &cli.command else {
+        return Ok(armada::ui::run(armada::store::Store::open(None).ok()));
+    };
+    match command {
+        Command::Window { data_dir } => Ok(armada::ui::run(
+            armada::store::Store::open(data_dir.as_deref()).ok(),
+        )),
         Command::Lan {
             listen,
             wait,

@@ -18,3 +18,4 @@ mod scenarios;
 mod session;
 mod uniformity;
 mod vectors;
+mod window;

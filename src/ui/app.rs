@@ -1,0 +1,747 @@
+//! The window's screens — home, placement, battle, results — drawn from the session's
+//! state; every gesture becomes a session command, and nothing here decides the game.
+
+use std::collections::VecDeque;
+
+use egui::{Color32, Id, Key};
+
+use super::board::{self, Look, Overlay};
+use super::draft::{Draft, Problem};
+use super::i18n::{Arg, Lang, Text};
+use super::local::Local;
+use crate::ai::Level;
+use crate::fair::table::Note;
+use crate::rules::{
+    Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo,
+    Variant, Weapon,
+};
+use crate::session::{Command, Event, Millis, Session};
+use crate::store::Store;
+
+mod battle;
+
+/// How long the radar picture stays on the chart.
+const RADAR_MS: Millis = 3_000;
+/// The pause between two cells of an animated action (a torpedo's run, the shells).
+const STEP_MS: Millis = 160;
+/// How many lines of the move log are kept on screen.
+const LOG_LINES: usize = 200;
+
+/// Which game a new computer table plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Mode {
+    Armada,
+    Classic(u8),
+}
+
+impl Mode {
+    fn variant(self) -> Variant {
+        match self {
+            Self::Armada => Variant::Armada,
+            Self::Classic(side) => Variant::classic(side).unwrap_or(Variant::Armada),
+        }
+    }
+}
+
+/// What the window remembers between runs.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Prefs {
+    pub lang: Lang,
+    pub mode: Mode,
+    pub timer: bool,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Self {
+            lang: Lang::En,
+            mode: Mode::Armada,
+            timer: true,
+        }
+    }
+}
+
+/// The window's state: its language and preferences, and the screen shown.
+#[derive(Debug)]
+pub struct Armada {
+    text: Text,
+    prefs: Prefs,
+    store: Option<Store>,
+    play: Option<Box<Play>>,
+    /// The computer moves without pausing (for tests).
+    fast: bool,
+}
+
+/// What to aim with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    Shot,
+    Weapon(Weapon),
+}
+
+/// An action's effects shown one after another.
+#[derive(Clone, Debug)]
+struct Anim {
+    /// Whose action it was.
+    seat: Seat,
+    effects: Vec<Effect>,
+    start: Millis,
+}
+
+impl Anim {
+    fn shown(&self, now: Millis) -> usize {
+        (now.saturating_sub(self.start) / STEP_MS + 1) as usize
+    }
+
+    fn done(&self, now: Millis) -> bool {
+        self.shown(now) > self.effects.len()
+    }
+
+    /// The cells whose effect has not been shown yet (a sink's ship and ring count
+    /// as the sink's).
+    fn hidden(&self, now: Millis) -> CellSet {
+        let mut cells = CellSet::EMPTY;
+        for effect in self.effects.iter().skip(self.shown(now)) {
+            match effect {
+                Effect::Miss(c) | Effect::Hit(c) => cells.insert(*c),
+                Effect::Sunk { ship, ring, .. } => cells = cells | *ship | *ring,
+                Effect::Lost(_) | Effect::Scanned { .. } => {}
+            }
+        }
+        cells
+    }
+
+    /// The cell the animation is at.
+    fn flash(&self, now: Millis) -> Option<Coord> {
+        self.effects.get(self.shown(now).checked_sub(1)?).map(|e| match e {
+            Effect::Miss(c) | Effect::Hit(c) | Effect::Lost(c) => *c,
+            Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => *cell,
+        })
+    }
+}
+
+/// A table against the computer, as the window shows it.
+#[derive(Debug)]
+struct Play {
+    local: Local,
+    /// The game whose fleet the draft is.
+    game: Option<u32>,
+    draft: Draft,
+    /// The ship in hand (a slot of the draft), and where it lay if it was lifted.
+    holding: Option<(usize, Option<crate::rules::Ship>)>,
+    dragging: bool,
+    dir: Dir,
+    problem: Option<Problem>,
+    /// The player pressed Start for this game.
+    start: bool,
+    tool: Tool,
+    heading: Heading,
+    cursor: Coord,
+    radar: Option<(Vec<(Coord, bool)>, Millis)>,
+    anims: VecDeque<Anim>,
+    confirm_resign: bool,
+    log: VecDeque<String>,
+    saved: Option<String>,
+}
+
+impl Armada {
+    /// The window's state; `store` keeps the identity, the games and the preferences.
+    pub fn new(store: Option<Store>) -> Self {
+        let prefs: Prefs = store
+            .as_ref()
+            .and_then(|s| std::fs::read(s.dir().join("window.json")).ok())
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        Self {
+            text: Text::new(prefs.lang),
+            prefs,
+            store,
+            play: None,
+            fast: false,
+        }
+    }
+
+    /// The computer moves at once (for tests).
+    pub fn without_pauses(mut self) -> Self {
+        self.fast = true;
+        self
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.text.lang()
+    }
+
+    /// The session of the table on screen, if any.
+    pub fn session(&self) -> Option<&Session> {
+        self.play.as_ref().map(|p| p.local.session())
+    }
+
+    /// Draws the window and handles what the player did; `now` is the window's clock.
+    pub fn show(&mut self, ui: &mut egui::Ui, now: Millis) {
+        if let Some(play) = &mut self.play {
+            play.advance(now, &self.text);
+            if let Some(at) = play.local.tick(now) {
+                let wait = at.saturating_sub(now).max(16);
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(wait));
+            }
+            if !play.anims.is_empty() || play.radar.is_some() {
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(50));
+            }
+        }
+        egui::Panel::top("top").show(ui, |ui| self.top_bar(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::both().show(ui, |ui| {
+                let mut home = false;
+                match &mut self.play {
+                    None => self.home(ui, now),
+                    Some(play) => {
+                        home = play.show(ui, now, &self.text, self.store.as_ref());
+                    }
+                }
+                if home {
+                    self.play = None;
+                }
+            });
+        });
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.heading(self.text.get("app-title"));
+            ui.separator();
+            let mut lang = self.text.lang();
+            egui::ComboBox::from_label(self.text.get("language"))
+                .selected_text(lang.name())
+                .show_ui(ui, |ui| {
+                    for choice in Lang::ALL {
+                        ui.selectable_value(&mut lang, choice, choice.name());
+                    }
+                });
+            if lang != self.text.lang() {
+                self.text = Text::new(lang);
+                self.prefs.lang = lang;
+                self.save_prefs();
+            }
+            if self.play.is_some() && ui.button(self.text.get("home")).clicked() {
+                self.play = None;
+            }
+        });
+    }
+
+    fn save_prefs(&self) {
+        if let Some(store) = &self.store
+            && let Ok(json) = serde_json::to_vec_pretty(&self.prefs)
+        {
+            // Preferences are a convenience: failing to keep them changes no game.
+            let _ = std::fs::write(store.dir().join("window.json"), json);
+        }
+    }
+
+    fn home(&mut self, ui: &mut egui::Ui, now: Millis) {
+        let t = &self.text;
+        ui.label(t.get("home-tagline"));
+        ui.add_space(12.0);
+        ui.heading(t.get("home-mode"));
+        let mut mode = self.prefs.mode;
+        ui.radio_value(&mut mode, Mode::Armada, t.get("mode-armada"));
+        for side in [8u8, 10, 12] {
+            ui.radio_value(
+                &mut mode,
+                Mode::Classic(side),
+                t.with("mode-classic", &[("side", Arg::from(u32::from(side)))]),
+            );
+        }
+        let mut timer = self.prefs.timer;
+        ui.checkbox(&mut timer, t.get("home-timer"));
+        ui.add_space(12.0);
+        ui.heading(t.get("home-computer"));
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            for (level, id) in [
+                (Level::Easy, "level-easy"),
+                (Level::Medium, "level-medium"),
+                (Level::Hard, "level-hard"),
+            ] {
+                if ui.button(t.get(id)).clicked() {
+                    chosen = Some(level);
+                }
+            }
+        });
+        ui.add_space(12.0);
+        ui.heading(t.get("home-friend"));
+        ui.label(t.get("home-friend-terminal"));
+        if mode != self.prefs.mode || timer != self.prefs.timer {
+            self.prefs.mode = mode;
+            self.prefs.timer = timer;
+            self.save_prefs();
+        }
+        if let Some(level) = chosen {
+            self.open(level, now);
+        }
+    }
+
+    fn open(&mut self, level: Level, now: Millis) {
+        let identity = self
+            .store
+            .as_ref()
+            .and_then(|s| s.identity().ok())
+            .unwrap_or_else(crate::fair::sign::Identity::generate);
+        let variant = self.prefs.mode.variant();
+        let Ok(local) = Local::new(identity, level, variant, self.prefs.timer) else {
+            tracing::error!("no randomness from the operating system: cannot open a table");
+            return;
+        };
+        let local = if self.fast {
+            local.without_pauses()
+        } else {
+            local
+        };
+        let mut play = Play {
+            local,
+            game: None,
+            draft: Draft::new(variant.fleet()),
+            holding: None,
+            dragging: false,
+            dir: Dir::Across,
+            problem: None,
+            start: false,
+            tool: Tool::Shot,
+            heading: Heading::Right,
+            cursor: Coord::new(0, 0).expect("A1 is on every board"),
+            radar: None,
+            anims: VecDeque::new(),
+            confirm_resign: false,
+            log: VecDeque::new(),
+            saved: None,
+        };
+        play.advance(now, &self.text);
+        play.holding = Some((0, None));
+        self.play = Some(Box::new(play));
+    }
+}
+
+/// What the table waits for, as the screen shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Placing,
+    Waiting,
+    Battle,
+    Over,
+}
+
+fn stage(session: &Session) -> Stage {
+    let table = session.table();
+    match table.game() {
+        Some(game) if game.is_over() || table.ended() => Stage::Over,
+        Some(_) => Stage::Battle,
+        None if table.game_id().is_some() && !table.committed(session.seat()) => Stage::Placing,
+        None => Stage::Waiting,
+    }
+}
+
+impl Play {
+    /// Takes in the session's events: moves for the log, animations, the radar picture.
+    fn advance(&mut self, now: Millis, t: &Text) {
+        let me = self.local.session().seat();
+        while let Some(event) = self.local.poll_event() {
+            match event {
+                Event::Table(Note::GameOpened { number, .. }) => {
+                    self.game = Some(number);
+                    self.draft.clear();
+                    self.holding = Some((0, None));
+                    self.start = false;
+                    self.anims.clear();
+                    self.radar = None;
+                    self.confirm_resign = false;
+                    self.saved = None;
+                }
+                Event::Table(Note::Resolved { seat, report, .. }) => {
+                    let what = describe(t, &report);
+                    let line = if seat == me { "log-you" } else { "log-they" };
+                    self.log
+                        .push_front(t.with(line, &[("what", Arg::from(what))]));
+                    self.log.truncate(LOG_LINES);
+                    if seat == me {
+                        self.radar = crate::ai::radar_picture(&report).map(|p| (p, now));
+                    }
+                    let start = self
+                        .anims
+                        .back()
+                        .map_or(now, |a| (a.start + a.effects.len() as Millis * STEP_MS).max(now));
+                    self.anims.push_back(Anim {
+                        seat,
+                        effects: report.effects,
+                        start,
+                    });
+                }
+                _ => {}
+            }
+        }
+        while self.anims.front().is_some_and(|a| a.done(now)) {
+            self.anims.pop_front();
+        }
+        if self
+            .radar
+            .as_ref()
+            .is_some_and(|(_, at)| now.saturating_sub(*at) > RADAR_MS)
+        {
+            self.radar = None;
+        }
+    }
+
+    /// Draws the table; true when the player asked to go home.
+    fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text, store: Option<&Store>) -> bool {
+        let session = self.local.session();
+        let stage = stage(session);
+        let score = session.score();
+        ui.label(t.with(
+            "score",
+            &[
+                ("me", Arg::Num(f64::from(score[0]) / 2.0)),
+                ("them", Arg::Num(f64::from(score[1]) / 2.0)),
+            ],
+        ));
+        match stage {
+            Stage::Placing => {
+                self.placement(ui, now, t);
+                false
+            }
+            Stage::Waiting => {
+                self.start_when_ready(now);
+                ui.label(t.get("placement-waiting"));
+                false
+            }
+            Stage::Battle | Stage::Over => self.battle(ui, now, t, store, stage),
+        }
+    }
+
+    fn start_when_ready(&mut self, now: Millis) {
+        let table = self.local.session().table();
+        if self.start
+            && table.game().is_none()
+            && table.committed(Seat::Host)
+            && table.committed(Seat::Guest)
+        {
+            self.start = false;
+            let _ = self.local.command(now, Command::Start);
+        }
+    }
+}
+
+/// An action and what it did, in the window's language.
+fn describe(t: &Text, report: &crate::rules::Report) -> String {
+    let cell = |c: Coord| Arg::from(c.to_string());
+    let mut text = match report.action {
+        Action::Shot(c) => t.with("act-shot", &[("cell", cell(c))]),
+        Action::Torpedo(Torpedo { heading, line }) => {
+            let arrow = Arg::from(arrow(heading));
+            match heading {
+                Heading::Right | Heading::Left => t.with(
+                    "act-torpedo-row",
+                    &[("line", Arg::from(u32::from(line) + 1)), ("arrow", arrow)],
+                ),
+                Heading::Down | Heading::Up => t.with(
+                    "act-torpedo-column",
+                    &[
+                        ("line", Arg::from(char::from(b'A' + line).to_string())),
+                        ("arrow", arrow),
+                    ],
+                ),
+            }
+        }
+        Action::AirStrike(c) => t.with("act-air", &[("cell", cell(c))]),
+        Action::Radar(c) => t.with("act-radar", &[("cell", cell(c))]),
+    };
+    let effects: Vec<String> = report
+        .effects
+        .iter()
+        .map(|effect| match effect {
+            Effect::Miss(c) => t.with("fx-miss", &[("cell", cell(*c))]),
+            Effect::Hit(c) => t.with("fx-hit", &[("cell", cell(*c))]),
+            Effect::Sunk { cell: c, ship, .. } => t.with(
+                "fx-sunk",
+                &[("cell", cell(*c)), ("len", Arg::from(ship.len()))],
+            ),
+            Effect::Lost(c) => t.with("fx-lost", &[("cell", cell(*c))]),
+            Effect::Scanned { cell: c, deck: true } => t.with("fx-deck", &[("cell", cell(*c))]),
+            Effect::Scanned { cell: c, deck: false } => {
+                t.with("fx-water", &[("cell", cell(*c))])
+            }
+        })
+        .collect();
+    text.push_str(": ");
+    text.push_str(&effects.join(", "));
+    if report.again {
+        text.push_str(" — ");
+        text.push_str(&t.get("again"));
+    }
+    text
+}
+
+fn arrow(heading: Heading) -> &'static str {
+    match heading {
+        Heading::Right => "→",
+        Heading::Down => "↓",
+        Heading::Left => "←",
+        Heading::Up => "↑",
+    }
+}
+
+/// Why an action may not be aimed there, in the window's language.
+fn why(t: &Text, error: &ActionError) -> String {
+    match error {
+        ActionError::AlreadyMarked(_) => t.get("why-marked"),
+        ActionError::EdgeCentre(_) => t.get("why-edge"),
+        ActionError::SquareMarked(_) => t.get("why-square-marked"),
+        ActionError::LineMarked(_) => t.get("why-line-marked"),
+        ActionError::Spent(_) => t.get("why-spent"),
+        ActionError::NotYourTurn { .. } => t.get("why-turn"),
+        other => t.with("why-other", &[("text", Arg::from(other.to_string()))]),
+    }
+}
+
+/// A cell's state for screen readers.
+fn look_name(t: &Text, look: Look) -> String {
+    t.get(match look {
+        Look::Unknown => "cell-unknown",
+        Look::Sea => "cell-water",
+        Look::Ship => "cell-ship",
+        Look::Miss => "cell-miss",
+        Look::Hit => "cell-hit",
+        Look::Wreck => "cell-wreck",
+    })
+}
+
+fn chart_look(mark: Mark) -> Option<Look> {
+    match mark {
+        Mark::Unmarked => None,
+        Mark::Miss => Some(Look::Miss),
+        Mark::Hit => Some(Look::Hit),
+        Mark::Wreck => Some(Look::Wreck),
+    }
+}
+
+/// The cell size that fits two boards of `side` cells side by side in `width`.
+fn cell_size(width: f32, side: u8) -> f32 {
+    ((width - 80.0) / (2.0 * (f32::from(side) + 0.8))).clamp(22.0, 40.0)
+}
+
+impl Play {
+    fn placement(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        self.placement_keys(ui);
+        ui.heading(t.get("placement-title"));
+        ui.label(t.get("placement-help"));
+        let size = self.draft.spec().size();
+        let cell = cell_size(ui.available_width(), size.side());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| self.placement_board(ui, cell, t));
+            ui.vertical(|ui| self.dock(ui, now, t));
+        });
+    }
+
+    fn placement_keys(&mut self, ui: &egui::Ui) {
+        if ui.input(|i| i.key_pressed(Key::R)) {
+            self.turn();
+        }
+    }
+
+    fn turn(&mut self) {
+        self.dir = match self.dir {
+            Dir::Across => Dir::Down,
+            Dir::Down => Dir::Across,
+        };
+    }
+
+    fn placement_board(&mut self, ui: &mut egui::Ui, cell: f32, t: &Text) {
+        let size = self.draft.spec().size();
+        let decks = self.draft.decks();
+        let mut overlays = Vec::new();
+        let hovered = ui.input(|i| i.pointer.hover_pos()).is_some();
+        // The ghost of the ship in hand, where the pointer is.
+        let ghost_at = ui
+            .ctx()
+            .data(|d| d.get_temp::<(u8, u8)>(Id::new("ghost")))
+            .and_then(|(c, r)| Coord::new(c, r));
+        self.problem = None;
+        if let (Some((slot, _)), Some(at), true) = (self.holding, ghost_at, hovered)
+            && let Some(ship) = self.draft.candidate(slot, at, self.dir)
+        {
+            match self.draft.check(slot, ship) {
+                Ok(mask) => overlays.extend(mask.iter().map(|c| (c, Overlay::Fits))),
+                Err(problem) => {
+                    self.problem = Some(problem);
+                    let cells = ship.mask(size).unwrap_or_else(|| {
+                        let mut only = CellSet::EMPTY;
+                        only.insert(at);
+                        only
+                    });
+                    overlays.extend(cells.iter().map(|c| (c, Overlay::Refused)));
+                }
+            }
+        }
+        let own = t.get("board-own");
+        let look = |c: Coord| if decks.contains(c) { Look::Ship } else { Look::Sea };
+        let gesture = board::show(
+            ui,
+            Id::new("placement"),
+            size,
+            cell,
+            &look,
+            &overlays,
+            &|c| {
+                t.with(
+                    "cell-label",
+                    &[
+                        ("board", Arg::from(own.as_str())),
+                        ("cell", Arg::from(c.to_string())),
+                        ("state", Arg::from(look_name(t, look(c)))),
+                    ],
+                )
+            },
+        );
+        ui.ctx().data_mut(|d| match gesture.hovered {
+            Some(c) => {
+                d.insert_temp(Id::new("ghost"), (c.col(), c.row()));
+            }
+            None => d.remove::<(u8, u8)>(Id::new("ghost")),
+        });
+        self.placement_gesture(gesture);
+        if let Some(problem) = self.problem {
+            let id = match problem {
+                Problem::OffBoard => "problem-off-board",
+                Problem::Overlap => "problem-overlap",
+                Problem::Touch => "problem-touch",
+            };
+            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get(id));
+        }
+    }
+
+    fn placement_gesture(&mut self, gesture: board::Gesture) {
+        if gesture.secondary.is_some() {
+            self.turn();
+        }
+        if let Some(c) = gesture.drag_started
+            && let Some(slot) = self.draft.slot_at(c)
+        {
+            self.put_back();
+            self.lift(slot);
+            self.dragging = true;
+            return;
+        }
+        if self.dragging {
+            if let Some(c) = gesture.released {
+                self.dragging = false;
+                if !self.put(c) {
+                    self.put_back();
+                }
+            }
+            return;
+        }
+        if let Some(c) = gesture.clicked {
+            if self.holding.is_some() && self.put(c) {
+                return;
+            }
+            if let Some(slot) = self.draft.slot_at(c) {
+                self.put_back();
+                self.lift(slot);
+            }
+        }
+    }
+
+    /// Takes slot `slot`'s ship off the board into the hand.
+    fn lift(&mut self, slot: usize) {
+        let lifted = self.draft.lift(slot);
+        if let Some(ship) = lifted {
+            self.dir = ship.dir();
+        }
+        self.holding = Some((slot, lifted));
+    }
+
+    /// Puts the ship in hand at `c` if it may lie there; the next docked ship is then
+    /// in hand.
+    fn put(&mut self, c: Coord) -> bool {
+        let Some((slot, _)) = self.holding else {
+            return false;
+        };
+        let Some(ship) = self.draft.candidate(slot, c, self.dir) else {
+            return false;
+        };
+        if self.draft.place(slot, ship).is_err() {
+            return false;
+        }
+        self.holding = self.draft.next_free().map(|s| (s, None));
+        true
+    }
+
+    /// A lifted ship goes back where it lay.
+    fn put_back(&mut self) {
+        if let Some((slot, Some(ship))) = self.holding {
+            let _ = self.draft.place(slot, ship);
+            self.holding = self.draft.next_free().map(|s| (s, None));
+        }
+    }
+
+    /// Puts a lifted ship back if the player let go of it off the board.
+    fn settle_drag(&mut self, ui: &egui::Ui) {
+        if self.dragging && ui.input(|i| i.pointer.any_released()) {
+            self.dragging = false;
+            self.put_back();
+        }
+    }
+
+    fn dock(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        self.settle_drag(ui);
+        let lengths: Vec<u8> = self.draft.lengths().to_vec();
+        let left = (0..lengths.len())
+            .filter(|s| self.draft.ship(*s).is_none())
+            .count();
+        ui.label(t.with("placement-left", &[("count", Arg::from(left))]));
+        for (slot, len) in lengths.iter().enumerate() {
+            if self.draft.ship(slot).is_some() {
+                continue;
+            }
+            let held = self.holding.is_some_and(|(s, _)| s == slot);
+            let label = t.with("dock-ship", &[("len", Arg::from(u32::from(*len)))]);
+            let blocks = "■".repeat(usize::from(*len));
+            let response = ui
+                .add(egui::Button::selectable(held, format!("{blocks}  {label}")))
+                .interact(egui::Sense::drag());
+            if response.clicked() {
+                self.holding = Some((slot, None));
+            }
+            if response.drag_started() {
+                self.holding = Some((slot, None));
+                self.dragging = true;
+            }
+        }
+        ui.add_space(8.0);
+        if ui.button(t.get("placement-rotate")).clicked() {
+            self.turn();
+        }
+        if ui.button(t.get("placement-auto")).clicked() {
+            let spec = self.draft.spec().clone();
+            let fleet = crate::rules::Placer::new(&spec).place(&mut rand::rng());
+            self.draft.fill(&fleet);
+            self.holding = None;
+        }
+        if ui.button(t.get("placement-clear")).clicked() {
+            self.draft.clear();
+            self.holding = Some((0, None));
+        }
+        ui.add_space(8.0);
+        let fleet = self.draft.fleet();
+        if fleet.is_some() {
+            ui.label(t.get("placement-ready"));
+        }
+        let start = ui.add_enabled(fleet.is_some(), egui::Button::new(t.get("placement-start")));
+        if start.clicked()
+            && let Some(fleet) = fleet
+            && self.local.command(now, Command::Place(fleet)).is_ok()
+        {
+            self.start = true;
+            self.holding = None;
+        }
+    }
+}

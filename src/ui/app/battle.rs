@@ -1,0 +1,507 @@
+//! The battle and results screens: both boards, the turn and its timer, the weapon
+//! bar with aiming previews, animations, the radar picture, resigning, the move log,
+//! and at the end who won, how, the figures and the verification verdict.
+
+use egui::{Color32, Id, Key, RichText};
+
+use super::{Anim, Play, Stage, Tool, arrow, cell_size, chart_look, look_name, why};
+use crate::fair::table::Verdict;
+use crate::rules::{
+    Action, CellSet, Coord, EndReason, Game, Heading, Seat, Torpedo, Weapon, square,
+};
+use crate::session::{Command, Millis};
+use crate::store::Store;
+use super::super::board::{self, Look, Overlay};
+use super::super::i18n::{Arg, Text};
+
+impl Play {
+    /// Draws the battle (and the results once the game is over); true when the
+    /// player asked to go home.
+    pub(super) fn battle(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        store: Option<&Store>,
+        stage: Stage,
+    ) -> bool {
+        let session = self.local.session();
+        let Some(game) = session.table().game().cloned() else {
+            return false;
+        };
+        let me = session.seat();
+        let mine = stage == Stage::Battle
+            && game.mover() == me
+            && session.table().pending().is_none();
+        if mine {
+            self.battle_keys(ui, now, &game);
+        }
+        self.turn_line(ui, now, t, &game, stage);
+        let cell = cell_size(ui.available_width(), game.variant().size().side());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.label(RichText::new(t.get("board-own")).strong());
+                self.own_board(ui, now, t, &game, cell);
+            });
+            ui.add_space(cell);
+            ui.vertical(|ui| {
+                ui.label(RichText::new(t.get("board-enemy")).strong());
+                self.enemy_board(ui, now, t, &game, cell, mine);
+            });
+        });
+        let mut home = false;
+        if stage == Stage::Battle {
+            if game.variant().has_weapons() {
+                self.weapon_bar(ui, t, &game);
+            }
+            self.resign(ui, now, t);
+        } else {
+            home = self.results(ui, now, t, store, &game);
+        }
+        ui.add_space(8.0);
+        ui.collapsing(t.get("log-title"), |ui| {
+            for line in &self.log {
+                ui.label(line);
+            }
+        });
+        home
+    }
+
+    fn battle_keys(&mut self, ui: &egui::Ui, now: Millis, game: &Game) {
+        let size = game.variant().size();
+        let (dc, dr, fire, keys) = ui.input(|i| {
+            let dc = i8::from(i.key_pressed(Key::ArrowRight)) - i8::from(i.key_pressed(Key::ArrowLeft));
+            let dr = i8::from(i.key_pressed(Key::ArrowDown)) - i8::from(i.key_pressed(Key::ArrowUp));
+            let fire = i.key_pressed(Key::Enter) || i.key_pressed(Key::Space);
+            let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::R]
+                .map(|k| i.key_pressed(k));
+            (dc, dr, fire, keys)
+        });
+        if let Some(cell) = self.cursor.offset(dc, dr, size) {
+            self.cursor = cell;
+        }
+        let tools = [
+            Tool::Shot,
+            Tool::Weapon(Weapon::Torpedo),
+            Tool::Weapon(Weapon::AirStrike),
+            Tool::Weapon(Weapon::Radar),
+        ];
+        for (tool, pressed) in tools.into_iter().zip(keys) {
+            if pressed && (tool == Tool::Shot || game.variant().has_weapons()) {
+                self.tool = tool;
+            }
+        }
+        if keys[4] {
+            self.heading = next_heading(self.heading);
+        }
+        if fire {
+            self.fire(now, game, self.cursor);
+        }
+    }
+
+    /// The action the current tool makes at `cell`.
+    fn aim(&self, cell: Coord) -> Action {
+        match self.tool {
+            Tool::Shot => Action::Shot(cell),
+            Tool::Weapon(Weapon::Torpedo) => Action::Torpedo(Torpedo {
+                heading: self.heading,
+                line: match self.heading {
+                    Heading::Right | Heading::Left => cell.row(),
+                    Heading::Down | Heading::Up => cell.col(),
+                },
+            }),
+            Tool::Weapon(Weapon::AirStrike) => Action::AirStrike(cell),
+            Tool::Weapon(Weapon::Radar) => Action::Radar(cell),
+        }
+    }
+
+    fn fire(&mut self, now: Millis, game: &Game, cell: Coord) {
+        let me = self.local.session().seat();
+        let action = self.aim(cell);
+        if game.check(me, &action).is_ok()
+            && self.local.command(now, Command::Act(action)).is_ok()
+        {
+            // The radar picture serves one action, then it is gone for good.
+            self.radar = None;
+            self.tool = Tool::Shot;
+        }
+    }
+
+    fn turn_line(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, stage: Stage) {
+        let session = self.local.session();
+        let me = session.seat();
+        let waiting = session.table().pending().is_some();
+        let id = match stage {
+            Stage::Over => "turn-over",
+            _ if waiting => "turn-answer",
+            _ if game.mover() == me => "turn-yours",
+            _ => "turn-theirs",
+        };
+        let colour = if id == "turn-yours" {
+            Color32::from_rgb(120, 220, 140)
+        } else {
+            ui.visuals().text_color()
+        };
+        ui.label(RichText::new(t.get(id)).size(20.0).color(colour));
+        let Some(settings) = session.table().settings() else {
+            return;
+        };
+        if stage == Stage::Battle
+            && settings.timer
+            && !waiting
+            && let Some(deadline) = session.poll_timeout()
+        {
+            let move_ms = Millis::from(settings.move_ms);
+            let end = if game.mover() == me {
+                deadline
+            } else {
+                deadline.saturating_sub(Millis::from(settings.grace_ms))
+            };
+            let left = end.saturating_sub(now).min(move_ms);
+            let fraction = left as f32 / move_ms as f32;
+            let seconds = left.div_ceil(1000) as u32;
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(240.0)
+                    .text(t.with("timer-left", &[("seconds", Arg::from(seconds))])),
+            );
+        }
+    }
+
+    fn own_board(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, cell: f32) {
+        let session = self.local.session();
+        let me = session.seat();
+        let size = game.variant().size();
+        let decks = session.fleet().map_or(CellSet::EMPTY, |f| f.decks());
+        let chart = game.chart(me.other());
+        let hidden = self.hidden(now, me.other());
+        let look = |c: Coord| {
+            let afloat = if decks.contains(c) { Look::Ship } else { Look::Sea };
+            if hidden.contains(c) {
+                return afloat;
+            }
+            chart_look(chart.mark(c)).unwrap_or(afloat)
+        };
+        let (seen_decks, seen_water) = session.table().radar_seen(me.other());
+        let mut overlays: Vec<(Coord, Overlay)> = (seen_decks | seen_water)
+            .iter()
+            .map(|c| (c, Overlay::Swept))
+            .collect();
+        overlays.extend(self.flash(now, me.other()).map(|c| (c, Overlay::Flash)));
+        let name = t.get("board-own");
+        board::show(ui, Id::new("own"), size, cell, &look, &overlays, &|c| {
+            cell_label(t, &name, c, look(c))
+        });
+    }
+
+    fn enemy_board(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        game: &Game,
+        cell: f32,
+        mine: bool,
+    ) {
+        let me = self.local.session().seat();
+        let size = game.variant().size();
+        let chart = *game.chart(me);
+        let hidden = self.hidden(now, me);
+        let look = |c: Coord| {
+            if hidden.contains(c) {
+                return Look::Unknown;
+            }
+            chart_look(chart.mark(c)).unwrap_or(Look::Unknown)
+        };
+        let mut overlays = Vec::new();
+        if let Some((picture, _)) = &self.radar {
+            overlays.extend(picture.iter().map(|(c, deck)| {
+                (*c, if *deck { Overlay::RadarDeck } else { Overlay::RadarWater })
+            }));
+        }
+        overlays.extend(self.flash(now, me).map(|c| (c, Overlay::Flash)));
+        let hover = ui
+            .ctx()
+            .data(|d| d.get_temp::<(u8, u8)>(Id::new("aim")))
+            .and_then(|(c, r)| Coord::new(c, r));
+        let mut refused = None;
+        if mine {
+            let at = hover.unwrap_or(self.cursor);
+            let action = self.aim(at);
+            let cells = preview(&action, size);
+            match game.check(me, &action) {
+                Ok(()) => overlays.extend(cells.iter().map(|c| (*c, Overlay::Aim))),
+                Err(error) => {
+                    refused = Some(why(t, &error));
+                    overlays.extend(cells.iter().map(|c| (*c, Overlay::Refused)));
+                }
+            }
+            overlays.push((self.cursor, Overlay::Cursor));
+        }
+        let name = t.get("board-enemy");
+        let gesture = board::show(ui, Id::new("enemy"), size, cell, &look, &overlays, &|c| {
+            cell_label(t, &name, c, look(c))
+        });
+        ui.ctx().data_mut(|d| match gesture.hovered {
+            Some(c) => {
+                d.insert_temp(Id::new("aim"), (c.col(), c.row()));
+            }
+            None => d.remove::<(u8, u8)>(Id::new("aim")),
+        });
+        if gesture.secondary.is_some() {
+            self.heading = next_heading(self.heading);
+        }
+        if mine && let Some(c) = gesture.clicked {
+            self.cursor = c;
+            self.fire(now, game, c);
+        }
+        if let Some(why) = refused {
+            ui.colored_label(
+                Color32::from_rgb(240, 120, 110),
+                t.with("aim-refused", &[("why", Arg::from(why))]),
+            );
+        }
+        if let Some((picture, _)) = &self.radar {
+            let decks = picture.iter().filter(|(_, deck)| *deck).count();
+            ui.label(t.with("radar-picture", &[("decks", Arg::from(decks))]));
+        }
+    }
+
+    /// Cells of `seat`'s running or queued animations not shown yet.
+    fn hidden(&self, now: Millis, seat: Seat) -> CellSet {
+        self.anims
+            .iter()
+            .filter(|a| a.seat == seat)
+            .fold(CellSet::EMPTY, |all, a| all | a.hidden(now))
+    }
+
+    fn flash(&self, now: Millis, seat: Seat) -> Option<Coord> {
+        self.anims
+            .front()
+            .filter(|a: &&Anim| a.seat == seat && a.start <= now)
+            .and_then(|a| a.flash(now))
+    }
+
+    fn weapon_bar(&mut self, ui: &mut egui::Ui, t: &Text, game: &Game) {
+        let stock = game.stock(self.local.session().seat());
+        ui.horizontal(|ui| {
+            let tools = [
+                (Tool::Shot, t.get("weapon-shot"), true),
+                (
+                    Tool::Weapon(Weapon::Torpedo),
+                    t.with("weapon-torpedo", &[("left", Arg::from(u32::from(stock.torpedoes)))]),
+                    stock.torpedoes > 0,
+                ),
+                (
+                    Tool::Weapon(Weapon::AirStrike),
+                    t.with("weapon-air", &[("left", Arg::from(u32::from(stock.air_strikes)))]),
+                    stock.air_strikes > 0,
+                ),
+                (
+                    Tool::Weapon(Weapon::Radar),
+                    t.with("weapon-radar", &[("left", Arg::from(u32::from(stock.radars)))]),
+                    stock.radars > 0,
+                ),
+            ];
+            for (tool, label, left) in tools {
+                let button = egui::Button::selectable(self.tool == tool, label);
+                if ui.add_enabled(left, button).clicked() {
+                    self.tool = tool;
+                }
+            }
+        });
+        if self.tool == Tool::Weapon(Weapon::Torpedo) {
+            let label = t.with("heading", &[("arrow", Arg::from(arrow(self.heading)))]);
+            if ui.button(label).clicked() {
+                self.heading = next_heading(self.heading);
+            }
+        }
+    }
+
+    fn resign(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        if !self.confirm_resign {
+            if ui.button(t.get("resign")).clicked() {
+                self.confirm_resign = true;
+            }
+            return;
+        }
+        ui.horizontal(|ui| {
+            ui.label(t.get("resign-confirm"));
+            if ui.button(t.get("resign-yes")).clicked() {
+                self.confirm_resign = false;
+                let _ = self.local.command(now, Command::Resign);
+            }
+            if ui.button(t.get("resign-no")).clicked() {
+                self.confirm_resign = false;
+            }
+        });
+    }
+
+    fn results(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        store: Option<&Store>,
+        game: &Game,
+    ) -> bool {
+        let session = self.local.session();
+        let me = session.seat();
+        ui.add_space(8.0);
+        if let Some(ending) = game.ending() {
+            let (id, colour) = match ending.winner {
+                Some(w) if w == me => ("result-win", Color32::from_rgb(120, 220, 140)),
+                Some(_) => ("result-lose", Color32::from_rgb(240, 120, 110)),
+                None => ("result-draw", ui.visuals().text_color()),
+            };
+            ui.label(RichText::new(t.get(id)).size(24.0).color(colour));
+            let how = match ending.reason {
+                EndReason::FleetSunk => t.get("how-sunk"),
+                EndReason::Resigned => {
+                    let who = if ending.winner == Some(me) { "they" } else { "you" };
+                    t.with("how-resigned", &[("who", Arg::from(who))])
+                }
+                EndReason::Forfeit => t.get("how-forfeit"),
+                EndReason::DrawAgreed => t.get("how-draw"),
+            };
+            ui.label(how);
+        }
+        stats(ui, t, session);
+        verdicts(ui, t, session);
+        let settled = session.table().settled().is_some();
+        let mut home = false;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(settled, egui::Button::new(t.get("play-again")))
+                .clicked()
+            {
+                let _ = self.local.command(now, Command::PlayAgain);
+            }
+            if let Some(store) = store
+                && ui.button(t.get("save-transcript")).clicked()
+            {
+                let id = self.local.session().table().id();
+                self.saved = Some(match store.save(self.local.session()) {
+                    Ok(()) => t.with(
+                        "saved-to",
+                        &[("path", Arg::from(store.transcript_path(&id).display().to_string()))],
+                    ),
+                    Err(error) => error.to_string(),
+                });
+            }
+            if ui.button(t.get("home")).clicked() {
+                home = true;
+            }
+        });
+        if let Some(saved) = &self.saved {
+            ui.label(saved);
+        }
+        home
+    }
+}
+
+fn next_heading(heading: Heading) -> Heading {
+    match heading {
+        Heading::Right => Heading::Down,
+        Heading::Down => Heading::Left,
+        Heading::Left => Heading::Up,
+        Heading::Up => Heading::Right,
+    }
+}
+
+/// The cells an action would touch, for the preview.
+fn preview(action: &Action, size: crate::rules::BoardSize) -> Vec<Coord> {
+    match action {
+        Action::Shot(c) => vec![*c],
+        Action::Torpedo(torpedo) => torpedo.path(size).map(Iterator::collect).unwrap_or_default(),
+        Action::AirStrike(c) | Action::Radar(c) => {
+            square(*c, size).map_or_else(|| vec![*c], |cells| cells.to_vec())
+        }
+    }
+}
+
+fn cell_label(t: &Text, board: &str, cell: Coord, look: Look) -> String {
+    t.with(
+        "cell-label",
+        &[
+            ("board", Arg::from(board)),
+            ("cell", Arg::from(cell.to_string())),
+            ("state", Arg::from(look_name(t, look))),
+        ],
+    )
+}
+
+/// Each side's figures for the game: actions, cells fired at, decks hit, accuracy,
+/// weapons used.
+fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
+    let me = session.seat();
+    let history = session.table().history();
+    let figures = |seat: Seat| {
+        let played: Vec<_> = history.iter().filter(|p| p.seat == seat).collect();
+        let fired = played
+            .iter()
+            .flat_map(|p| &p.report.effects)
+            .filter(|e| !matches!(e, crate::rules::Effect::Scanned { .. }))
+            .count();
+        let hits = played
+            .iter()
+            .flat_map(|p| &p.report.effects)
+            .filter(|e| e.is_hit())
+            .count();
+        let weapons = played.iter().filter(|p| p.action.weapon().is_some()).count();
+        let accuracy = if fired == 0 {
+            0.0
+        } else {
+            100.0 * hits as f64 / fired as f64
+        };
+        [
+            played.len().to_string(),
+            fired.to_string(),
+            hits.to_string(),
+            format!("{accuracy:.0} %"),
+            weapons.to_string(),
+        ]
+    };
+    let (mine, theirs) = (figures(me), figures(me.other()));
+    ui.add_space(6.0);
+    ui.label(RichText::new(t.get("stats-title")).strong());
+    egui::Grid::new("stats").striped(true).show(ui, |ui| {
+        ui.label("");
+        ui.label(t.get("stats-you"));
+        ui.label(t.get("stats-them"));
+        ui.end_row();
+        for (i, id) in ["stats-moves", "stats-shots", "stats-hits", "stats-accuracy", "stats-weapons"]
+            .into_iter()
+            .enumerate()
+        {
+            ui.label(t.get(id));
+            ui.label(&mine[i]);
+            ui.label(&theirs[i]);
+            ui.end_row();
+        }
+    });
+}
+
+/// The verification verdict for each side's answers.
+fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
+    let me = session.seat();
+    let table = session.table();
+    // A side answers the other side's actions.
+    let answers = |seat: Seat| table.history().iter().filter(|p| p.seat != seat).count();
+    ui.add_space(6.0);
+    ui.label(RichText::new(t.get("verdict-title")).strong());
+    for (seat, id) in [(me, "verdict-you"), (me.other(), "verdict-them")] {
+        let line = match table.settled() {
+            None => t.get("verdict-pending"),
+            Some(Verdict::Lie(lie)) if lie.liar == seat => t.with(
+                "verdict-lie",
+                &[("seq", Arg::from(lie.seq)), ("reason", Arg::from(lie.reason.clone()))],
+            ),
+            Some(Verdict::Incomplete(why)) => {
+                t.with("verdict-incomplete", &[("why", Arg::from(why.clone()))])
+            }
+            Some(_) => t.with("verdict-honest", &[("answers", Arg::from(answers(seat)))]),
+        };
+        ui.label(format!("{}: {line}", t.get(id)));
+    }
+}

@@ -1,0 +1,151 @@
+//! A table against the computer, in memory: the player's session and the computer's,
+//! their frames passed between them, the computer pausing a moment before each move.
+//!
+//! No egui here: the window drives it with its clock (`now`, milliseconds), so a test
+//! can drive it with a virtual one.
+
+use std::collections::VecDeque;
+
+use rand::SeedableRng as _;
+
+use crate::ai::Level;
+use crate::bot::Bot;
+use crate::fair::secret::{EntropyError, Secret};
+use crate::fair::sign::Identity;
+use crate::fair::wire;
+use crate::rules::Variant;
+use crate::session::{Command, CommandError, Event, Millis, Session};
+
+/// How long the computer "thinks" before each move, so a person can follow it.
+pub const THINK_MS: Millis = 700;
+
+/// A person (the host) against a computer player (the guest), in memory.
+#[derive(Debug)]
+pub struct Local {
+    me: Session,
+    them: Session,
+    bot: Bot,
+    rng: rand::rngs::ChaCha8Rng,
+    /// When the computer's pending command is due.
+    due: Option<Millis>,
+    /// How long the computer pauses before a move.
+    think: Millis,
+    events: VecDeque<Event>,
+}
+
+impl Local {
+    /// A new table of `variant` against `level`; `timer` switches the 15-second move
+    /// timer on. The person signs with `identity` (their saved key).
+    pub fn new(
+        identity: Identity,
+        level: Level,
+        variant: Variant,
+        timer: bool,
+    ) -> Result<Self, EntropyError> {
+        let secret = *Secret::<32>::fresh()?.expose();
+        let settings = armada_proto::Settings {
+            game: wire::game_kind(variant),
+            timer,
+            move_ms: crate::fair::table::MOVE_MS,
+            answer_ms: 10_000,
+            reveal_ms: 10_000,
+            grace_ms: 30_000,
+        };
+        let mut table = Self {
+            me: Session::host(identity, secret, settings),
+            them: Session::guest(Identity::generate(), secret),
+            bot: Bot::new(level, u32::MAX),
+            rng: rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng()),
+            due: None,
+            think: THINK_MS,
+            events: VecDeque::new(),
+        };
+        table.deliver(0);
+        Ok(table)
+    }
+
+    /// The computer moves as soon as it may (for tests).
+    pub fn without_pauses(mut self) -> Self {
+        self.think = 0;
+        self
+    }
+
+    /// The person's session: everything the window shows comes from it.
+    pub fn session(&self) -> &Session {
+        &self.me
+    }
+
+    /// The computer's level.
+    pub fn level(&self) -> Level {
+        self.bot.level()
+    }
+
+    /// A command of the person's; refused commands change nothing.
+    pub fn command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
+        self.me.handle_command(now, command)?;
+        self.deliver(now);
+        Ok(())
+    }
+
+    /// The person's next event, if any.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Lets time pass to `now`: deadlines fire, frames move, the computer moves once
+    /// its pause is over. When the table next wants `tick`, if at a known time.
+    pub fn tick(&mut self, now: Millis) -> Option<Millis> {
+        self.me.handle_timeout(now);
+        self.them.handle_timeout(now);
+        self.deliver(now);
+        if let Some(command) = self.bot.next(&self.them, &mut self.rng) {
+            // Placing, starting and playing again need no pause.
+            let pause = if matches!(command, Command::Act(_)) {
+                self.think
+            } else {
+                0
+            };
+            let due = *self.due.get_or_insert(now + pause);
+            if now >= due {
+                self.due = None;
+                // The computer's own commands are legal by construction; a refusal
+                // would be a bug in it, and the person's game simply waits.
+                if let Err(error) = self.them.handle_command(now, command) {
+                    tracing::error!(%error, "the computer's command was refused");
+                }
+                self.deliver(now);
+                return Some(now);
+            }
+        } else {
+            self.due = None;
+        }
+        let deadlines = [self.me.poll_timeout(), self.them.poll_timeout(), self.due];
+        deadlines.into_iter().flatten().min()
+    }
+
+    /// Moves frames both ways until neither side has anything to send; the person's
+    /// events are kept for the window, the computer's go to the computer.
+    fn deliver(&mut self, now: Millis) {
+        loop {
+            let mut moved = false;
+            while let Some(wire) = self.me.poll_wire() {
+                let _ = self.them.handle_wire(now, &wire);
+                moved = true;
+            }
+            while let Some(wire) = self.them.poll_wire() {
+                let _ = self.me.handle_wire(now, &wire);
+                moved = true;
+            }
+            let me = self.them.seat();
+            while let Some(event) = self.them.poll_event() {
+                self.bot.observe(me, &event);
+            }
+            while let Some(event) = self.me.poll_event() {
+                self.events.push_back(event);
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+}

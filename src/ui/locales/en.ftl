@@ -1,0 +1,141 @@
+# Armada — English
+app-title = Armada
+language = Language
+
+## Home
+home-tagline = Sea battle for two friends — every answer proven, no referee.
+home-computer = Play the computer
+level-easy = Easy
+level-medium = Medium
+level-hard = Hard
+home-mode = Game
+mode-armada = Armada: 10×10 with torpedoes, air strikes and radar
+mode-classic = Classic { $side }×{ $side }, shots only
+home-timer = Move timer: 15 seconds a move
+home-friend = Play a friend
+home-friend-terminal = Friend tables run in the terminal for now: one of you runs “armada host”, the other “armada join” with the invite it prints (see README).
+home-past = Past games
+home-past-none = No finished games yet.
+home-resume = Resume the unfinished game
+
+## Placement
+placement-title = Place your fleet
+placement-help = Drag a ship onto the board, or pick one and click a cell. R or a right-click turns it; drag a placed ship to move it.
+placement-auto = Place automatically
+placement-clear = Clear
+placement-rotate = Turn (R)
+placement-start = Start the game
+placement-left = { $count ->
+    [one] One ship to place
+   *[other] { $count } ships to place
+}
+placement-ready = Fleet placed: press Start.
+placement-waiting = Waiting for the opponent's fleet…
+problem-off-board = The ship would run off the board.
+problem-overlap = The ship would lie on another ship.
+problem-touch = Ships may not touch, not even at a corner.
+ship = { $len ->
+    [4] battleship
+    [3] cruiser
+    [2] destroyer
+   *[1] boat
+}
+dock-ship = { ship } ({ $len ->
+    [one] one deck
+   *[other] { $len } decks
+})
+
+## Battle
+board-own = Your fleet
+board-enemy = Enemy waters
+turn-yours = Your move
+turn-theirs = Opponent's move
+turn-answer = Waiting for the answer…
+turn-over = Game over
+timer-left = { $seconds } s
+weapon-shot = Shot (1)
+weapon-torpedo = Torpedo ×{ $left } (2)
+weapon-air = Air strike ×{ $left } (3)
+weapon-radar = Radar ×{ $left } (4)
+heading = Torpedo runs { $arrow } — R turns it
+aim-refused = Not here: { $why }
+radar-picture = Radar: { $decks ->
+    [0] no decks
+    [one] one deck
+   *[other] { $decks } decks
+} in the square (shown for a moment)
+resign = Resign
+resign-confirm = Resign this game?
+resign-yes = Yes, resign
+resign-no = No, play on
+draw-offer = Offer a draw
+draw-offered = You offered a draw.
+draw-theirs = Your opponent offers a draw.
+draw-accept = Accept
+draw-decline = Decline
+score = Score: you { $me } — { $them } opponent
+log-title = Moves
+log-you = You: { $what }
+log-they = Opponent: { $what }
+cell-label = { $board } { $cell }: { $state }
+cell-unknown = unknown
+cell-water = water
+cell-miss = miss
+cell-hit = hit
+cell-wreck = sunk
+cell-ship = ship
+home = Home
+
+## Reports
+act-shot = shot { $cell }
+act-torpedo-row = torpedo row { $line } { $arrow }
+act-torpedo-column = torpedo column { $line } { $arrow }
+act-air = air strike { $cell }
+act-radar = radar { $cell }
+fx-miss = { $cell } miss
+fx-hit = { $cell } hit
+fx-sunk = { $cell } sunk ({ ship })
+fx-lost = { $cell } lost
+fx-deck = { $cell } deck
+fx-water = { $cell } water
+why-marked = that cell is already marked
+why-edge = the whole 3×3 square must lie on the board
+why-square-marked = every cell of that square is already marked
+why-line-marked = every cell of that line is already marked
+why-spent = none left
+why-turn = it is not your move
+why-other = { $text }
+again = again
+
+## Results
+result-win = You win!
+result-lose = You lose.
+result-draw = A draw.
+how-sunk = Every ship of the losing fleet was sunk.
+how-resigned = { $who ->
+    [you] You resigned.
+   *[they] Your opponent resigned.
+}
+how-forfeit = By forfeit.
+how-draw = Both agreed to a draw.
+stats-title = Statistics
+stats-moves = Actions
+stats-shots = Cells fired at
+stats-hits = Decks hit
+stats-accuracy = Accuracy
+stats-weapons = Weapons used
+stats-you = You
+stats-them = Opponent
+verdict-title = Verification
+verdict-you = Your answers
+verdict-them = Opponent's answers
+verdict-honest = All { $answers ->
+    [one] one answer
+   *[other] { $answers } answers
+} proven and the revealed fleet is legal.
+verdict-lie = A lie, proven: message { $seq }: { $reason }
+verdict-pending = Waiting for the reveal…
+verdict-incomplete = Not verified: { $why }
+play-again = Play again
+save-transcript = Save the transcript
+saved-to = Saved to { $path }

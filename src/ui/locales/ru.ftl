@@ -1,0 +1,145 @@
+# Armada — русский
+app-title = Armada
+language = Язык
+
+## Home
+home-tagline = Морской бой для двух друзей — каждый ответ доказан, без судьи.
+home-computer = Играть с компьютером
+level-easy = Легко
+level-medium = Средне
+level-hard = Сложно
+home-mode = Игра
+mode-armada = Armada: 10×10 с торпедами, авиаударами и радаром
+mode-classic = Классика { $side }×{ $side }, только выстрелы
+home-timer = Таймер хода: 15 секунд на ход
+home-friend = Играть с другом
+home-friend-terminal = Пока игра с другом идёт в терминале: один запускает «armada host», другой — «armada join» с приглашением, которое тот напечатает (см. README).
+home-past = Прошлые игры
+home-past-none = Завершённых игр пока нет.
+home-resume = Продолжить незавершённую игру
+
+## Placement
+placement-title = Расставьте флот
+placement-help = Перетащите корабль на поле или выберите его и щёлкните клетку. R или правый щелчок поворачивает его; расставленный корабль можно перетащить.
+placement-auto = Расставить автоматически
+placement-clear = Очистить
+placement-rotate = Повернуть (R)
+placement-start = Начать игру
+placement-left = { $count ->
+    [one] Остался { $count } корабль
+    [few] Осталось { $count } корабля
+   *[other] Осталось { $count } кораблей
+}
+placement-ready = Флот расставлен: нажмите «Начать игру».
+placement-waiting = Ждём флот соперника…
+problem-off-board = Корабль вышел бы за край поля.
+problem-overlap = Корабль лёг бы на другой корабль.
+problem-touch = Корабли не могут касаться, даже углами.
+ship = { $len ->
+    [4] линкор
+    [3] крейсер
+    [2] эсминец
+   *[1] катер
+}
+dock-ship = { ship } ({ $len ->
+    [one] { $len } палуба
+    [few] { $len } палубы
+   *[other] { $len } палуб
+})
+
+## Battle
+board-own = Ваш флот
+board-enemy = Воды соперника
+turn-yours = Ваш ход
+turn-theirs = Ход соперника
+turn-answer = Ждём ответа…
+turn-over = Игра окончена
+timer-left = { $seconds } с
+weapon-shot = Выстрел (1)
+weapon-torpedo = Торпеда ×{ $left } (2)
+weapon-air = Авиаудар ×{ $left } (3)
+weapon-radar = Радар ×{ $left } (4)
+heading = Торпеда идёт { $arrow } — R поворачивает
+aim-refused = Не сюда: { $why }
+radar-picture = Радар: { $decks ->
+    [0] ни одной палубы
+    [one] { $decks } палуба
+    [few] { $decks } палубы
+   *[other] { $decks } палуб
+} в квадрате (видно лишь миг)
+resign = Сдаться
+resign-confirm = Сдаться в этой игре?
+resign-yes = Да, сдаюсь
+resign-no = Нет, играем дальше
+draw-offer = Предложить ничью
+draw-offered = Вы предложили ничью.
+draw-theirs = Соперник предлагает ничью.
+draw-accept = Принять
+draw-decline = Отклонить
+score = Счёт: вы { $me } — { $them } соперник
+log-title = Ходы
+log-you = Вы: { $what }
+log-they = Соперник: { $what }
+cell-label = { $board } { $cell }: { $state }
+cell-unknown = неизвестно
+cell-water = вода
+cell-miss = мимо
+cell-hit = попадание
+cell-wreck = потоплен
+cell-ship = корабль
+home = На главную
+
+## Reports
+act-shot = выстрел { $cell }
+act-torpedo-row = торпеда, строка { $line } { $arrow }
+act-torpedo-column = торпеда, столбец { $line } { $arrow }
+act-air = авиаудар { $cell }
+act-radar = радар { $cell }
+fx-miss = { $cell } мимо
+fx-hit = { $cell } попадание
+fx-sunk = { $cell } потоплен ({ ship })
+fx-lost = { $cell } потерян
+fx-deck = { $cell } палуба
+fx-water = { $cell } вода
+why-marked = эта клетка уже отмечена
+why-edge = весь квадрат 3×3 должен лежать на поле
+why-square-marked = все клетки этого квадрата уже отмечены
+why-line-marked = все клетки этой линии уже отмечены
+why-spent = не осталось
+why-turn = сейчас не ваш ход
+why-other = { $text }
+again = ещё ход
+
+## Results
+result-win = Вы победили!
+result-lose = Вы проиграли.
+result-draw = Ничья.
+how-sunk = Весь флот проигравшего потоплен.
+how-resigned = { $who ->
+    [you] Вы сдались.
+   *[they] Соперник сдался.
+}
+how-forfeit = Техническое поражение.
+how-draw = Оба согласились на ничью.
+stats-title = Статистика
+stats-moves = Действия
+stats-shots = Обстрелянные клетки
+stats-hits = Попадания в палубы
+stats-accuracy = Меткость
+stats-weapons = Использованное оружие
+stats-you = Вы
+stats-them = Соперник
+verdict-title = Проверка
+verdict-you = Ваши ответы
+verdict-them = Ответы соперника
+verdict-honest = { $answers ->
+    [one] { $answers } ответ доказан
+    [few] Все { $answers } ответа доказаны
+   *[other] Все { $answers } ответов доказаны
+}, раскрытый флот правильный.
+verdict-lie = Доказана ложь: сообщение { $seq }: { $reason }
+verdict-pending = Ждём раскрытия флота…
+verdict-incomplete = Не проверено: { $why }
+play-again = Сыграть ещё
+save-transcript = Сохранить протокол
+saved-to = Сохранено: { $path }

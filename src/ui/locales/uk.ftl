@@ -1,0 +1,145 @@
+# Armada — українська
+app-title = Armada
+language = Мова
+
+## Home
+home-tagline = Морський бій для двох друзів — кожна відповідь доведена, без судді.
+home-computer = Грати з комп'ютером
+level-easy = Легко
+level-medium = Середньо
+level-hard = Важко
+home-mode = Гра
+mode-armada = Armada: 10×10 з торпедами, авіаударами та радаром
+mode-classic = Класика { $side }×{ $side }, лише постріли
+home-timer = Таймер ходу: 15 секунд на хід
+home-friend = Грати з другом
+home-friend-terminal = Поки що гра з другом іде в терміналі: один запускає «armada host», інший — «armada join» із запрошенням, яке той надрукує (див. README).
+home-past = Минулі ігри
+home-past-none = Завершених ігор ще немає.
+home-resume = Продовжити незавершену гру
+
+## Placement
+placement-title = Розставте флот
+placement-help = Перетягніть корабель на поле або виберіть його і клацніть клітинку. R або правий клік повертає його; розставлений корабель можна перетягнути.
+placement-auto = Розставити автоматично
+placement-clear = Очистити
+placement-rotate = Повернути (R)
+placement-start = Почати гру
+placement-left = { $count ->
+    [one] Залишився { $count } корабель
+    [few] Залишилося { $count } кораблі
+   *[other] Залишилося { $count } кораблів
+}
+placement-ready = Флот розставлено: натисніть «Почати гру».
+placement-waiting = Чекаємо на флот суперника…
+problem-off-board = Корабель вийшов би за межі поля.
+problem-overlap = Корабель ліг би на інший корабель.
+problem-touch = Кораблі не можуть торкатися, навіть кутами.
+ship = { $len ->
+    [4] лінкор
+    [3] крейсер
+    [2] есмінець
+   *[1] катер
+}
+dock-ship = { ship } ({ $len ->
+    [one] { $len } палуба
+    [few] { $len } палуби
+   *[other] { $len } палуб
+})
+
+## Battle
+board-own = Ваш флот
+board-enemy = Води суперника
+turn-yours = Ваш хід
+turn-theirs = Хід суперника
+turn-answer = Чекаємо на відповідь…
+turn-over = Гру завершено
+timer-left = { $seconds } с
+weapon-shot = Постріл (1)
+weapon-torpedo = Торпеда ×{ $left } (2)
+weapon-air = Авіаудар ×{ $left } (3)
+weapon-radar = Радар ×{ $left } (4)
+heading = Торпеда йде { $arrow } — R повертає
+aim-refused = Не сюди: { $why }
+radar-picture = Радар: { $decks ->
+    [0] жодної палуби
+    [one] { $decks } палуба
+    [few] { $decks } палуби
+   *[other] { $decks } палуб
+} у квадраті (видно лише мить)
+resign = Здатися
+resign-confirm = Здатися в цій грі?
+resign-yes = Так, здаюся
+resign-no = Ні, граємо далі
+draw-offer = Запропонувати нічию
+draw-offered = Ви запропонували нічию.
+draw-theirs = Суперник пропонує нічию.
+draw-accept = Прийняти
+draw-decline = Відхилити
+score = Рахунок: ви { $me } — { $them } суперник
+log-title = Ходи
+log-you = Ви: { $what }
+log-they = Суперник: { $what }
+cell-label = { $board } { $cell }: { $state }
+cell-unknown = невідомо
+cell-water = вода
+cell-miss = мимо
+cell-hit = влучання
+cell-wreck = потоплено
+cell-ship = корабель
+home = На головну
+
+## Reports
+act-shot = постріл { $cell }
+act-torpedo-row = торпеда, рядок { $line } { $arrow }
+act-torpedo-column = торпеда, стовпець { $line } { $arrow }
+act-air = авіаудар { $cell }
+act-radar = радар { $cell }
+fx-miss = { $cell } мимо
+fx-hit = { $cell } влучання
+fx-sunk = { $cell } потоплено ({ ship })
+fx-lost = { $cell } втрачено
+fx-deck = { $cell } палуба
+fx-water = { $cell } вода
+why-marked = цю клітинку вже позначено
+why-edge = увесь квадрат 3×3 має бути на полі
+why-square-marked = усі клітинки цього квадрата вже позначено
+why-line-marked = усі клітинки цієї лінії вже позначено
+why-spent = не залишилося
+why-turn = зараз не ваш хід
+why-other = { $text }
+again = ще хід
+
+## Results
+result-win = Ви перемогли!
+result-lose = Ви програли.
+result-draw = Нічия.
+how-sunk = Увесь флот переможеного потоплено.
+how-resigned = { $who ->
+    [you] Ви здалися.
+   *[they] Суперник здався.
+}
+how-forfeit = Технічна поразка.
+how-draw = Обидва погодилися на нічию.
+stats-title = Статистика
+stats-moves = Дії
+stats-shots = Обстріляні клітинки
+stats-hits = Влучання в палуби
+stats-accuracy = Влучність
+stats-weapons = Використана зброя
+stats-you = Ви
+stats-them = Суперник
+verdict-title = Перевірка
+verdict-you = Ваші відповіді
+verdict-them = Відповіді суперника
+verdict-honest = { $answers ->
+    [one] { $answers } відповідь доведено
+    [few] Усі { $answers } відповіді доведено
+   *[other] Усі { $answers } відповідей доведено
+}, розкритий флот правильний.
+verdict-lie = Доведено брехню: повідомлення { $seq }: { $reason }
+verdict-pending = Чекаємо на розкриття флоту…
+verdict-incomplete = Не перевірено: { $why }
+play-again = Зіграти ще
+save-transcript = Зберегти протокол
+saved-to = Збережено: { $path }

@@ -1,0 +1,63 @@
+//! The desktop window (eframe/egui): it renders session state and turns gestures
+//! into session commands — no game logic lives here.
+//!
+//! Architecture invariant: the window never decides anything about a game; rules,
+//! proofs and verdicts come from the session, computer moves from [`crate::bot`].
+
+mod app;
+mod board;
+mod draft;
+mod i18n;
+mod local;
+
+pub use app::{Armada, Mode, Prefs};
+pub use draft::{Draft, Problem};
+pub use i18n::{Arg, Lang, Text, message_ids};
+pub use local::{Local, THINK_MS};
+
+/// Opens the window and runs it until it is closed; the exit code. Where no window
+/// can be opened, says so in one line and points to the terminal commands.
+pub fn run(store: Option<crate::store::Store>) -> u8 {
+    let unix_without_display = cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none();
+    if unix_without_display {
+        no_window("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+        return 2;
+    }
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Armada")
+            .with_inner_size([1100.0, 760.0])
+            .with_min_inner_size([640.0, 480.0]),
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let mut window = Window {
+        armada: Armada::new(store),
+        start,
+    };
+    let result = eframe::run_ui_native("Armada", options, move |ui, _frame| {
+        let now = window.start.elapsed().as_millis() as crate::session::Millis;
+        window.armada.show(ui, now);
+    });
+    match result {
+        Ok(()) => 0,
+        Err(error) => {
+            no_window(&error.to_string());
+            2
+        }
+    }
+}
+
+struct Window {
+    armada: Armada,
+    start: std::time::Instant,
+}
+
+fn no_window(why: &str) {
+    eprintln!(
+        "armada: cannot open a window: {why}. Play in the terminal instead: \
+         `armada host --bot medium` and `armada join LINK`, or watch `armada demo`."
+    );
+}

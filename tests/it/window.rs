@@ -1,0 +1,323 @@
+//! The window, driven through its AccessKit tree with egui_kittest (no display, no
+//! GPU): a whole game against the computer by clicks, the keyboard, placement by
+//! hand with refusals explained, the language switch; and the pieces under it — the
+//! translations, the fleet draft, the in-memory computer table.
+
+use std::collections::BTreeSet;
+
+use armada::ai::Level;
+use armada::fair::sign::Identity;
+use armada::fair::table::Verdict;
+use armada::rules::{Coord, Dir, Placer, Ship, Variant};
+use armada::session::{Command, Millis};
+use armada::ui::{Armada, Draft, Lang, Local, Problem, Text, message_ids};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+
+fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
+    let store = armada::store::Store::open(Some(dir)).unwrap();
+    Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 1000.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut Armada| {
+                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
+                app.show(ui, now);
+            },
+            Armada::new(Some(store)).without_pauses(),
+        )
+}
+
+fn has(harness: &Harness<'_, Armada>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).next().is_some()
+}
+
+fn click(harness: &mut Harness<'_, Armada>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run();
+}
+
+/// Lets the computer move until it is the player's move or the game is over.
+fn until_my_move(harness: &mut Harness<'_, Armada>) {
+    for _ in 0..400 {
+        if has(harness, "Your move") || has(harness, "Game over") {
+            return;
+        }
+        harness.step();
+    }
+    panic!("the computer never gave the move back");
+}
+
+#[test]
+fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Easy");
+    assert!(has(&harness, "Place your fleet"));
+    assert!(has(&harness, "10 ships to place"));
+    // Start stays off until every ship is placed.
+    assert!(harness.get_by_label("Start the game").accesskit_node().is_disabled());
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    let mut clicks = 0;
+    while !has(&harness, "Game over") {
+        until_my_move(&mut harness);
+        if has(&harness, "Game over") {
+            break;
+        }
+        let target = harness
+            .query_all_by_label_contains("Enemy waters")
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.ends_with(": unknown"))
+            })
+            .expect("an unknown cell while the game goes on");
+        let before = harness.state().session().unwrap().table().history().len();
+        target.click();
+        harness.run();
+        clicks += 1;
+        let after = harness.state().session().unwrap().table().history().len();
+        assert!(after > before || has(&harness, "Game over"), "the click fired");
+        assert!(clicks < 300, "the game does not end");
+    }
+    // Let the reveal and the verdict come in.
+    for _ in 0..20 {
+        harness.step();
+    }
+    assert!(has(&harness, "You win!") || has(&harness, "You lose."));
+    assert!(has(&harness, "Your answers: All"));
+    assert!(has(&harness, "Opponent's answers: All"));
+    let session = harness.state().session().unwrap();
+    assert!(matches!(session.table().settled(), Some(Verdict::Honest(_))));
+    // The transcript is saved where it says, and verifies offline.
+    click(&mut harness, "Save the transcript");
+    let id = session_id(&harness);
+    let path = dir.path().join("tables").join(format!("{}.armada", hex::encode(id)));
+    let report = armada::fair::verify::verify(&std::fs::read(path).unwrap());
+    assert_eq!(report.outcome, armada::fair::verify::Outcome::Honest);
+    // Play again: a fresh placement, the score kept.
+    click(&mut harness, "Play again");
+    for _ in 0..10 {
+        harness.step();
+    }
+    assert!(has(&harness, "Place your fleet"));
+    assert!(has(&harness, "Score: you 1 — 0 opponent") || has(&harness, "Score: you 0 — 1 opponent"));
+}
+
+fn session_id(harness: &Harness<'_, Armada>) -> [u8; 32] {
+    harness.state().session().unwrap().table().id()
+}
+
+#[test]
+fn the_keyboard_aims_and_fires_and_weapons_take_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Medium");
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    // The cursor starts at A1: right once, down once, fire → a shot at B2.
+    harness.key_press(egui::Key::ArrowRight);
+    harness.key_press(egui::Key::ArrowDown);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    for _ in 0..5 {
+        harness.step();
+    }
+    let game = harness.state().session().unwrap().table().game().unwrap().clone();
+    let b2 = Coord::new(1, 1).unwrap();
+    assert_ne!(game.chart(armada::rules::Seat::Host).mark(b2), armada::rules::Mark::Unmarked);
+    // Key 4 takes the radar: the bar shows it chosen and the stock.
+    until_my_move(&mut harness);
+    if !has(&harness, "Game over") {
+        harness.key_press(egui::Key::Num4);
+        harness.run();
+        let radar = harness.get_by_label_contains("Radar ×1");
+        assert_eq!(
+            radar.accesskit_node().toggled(),
+            Some(egui::accesskit::Toggled::True)
+        );
+    }
+}
+
+#[test]
+fn placing_by_hand_explains_a_refused_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Hard");
+    // The battleship is in hand: put it at A1 across, then try the cruiser at A2.
+    click(&mut harness, "Your fleet A1: water");
+    assert!(has(&harness, "9 ships to place"));
+    assert!(has(&harness, "Your fleet D1: ship"));
+    harness.get_by_label("Your fleet A2: water").hover();
+    harness.run();
+    harness.run();
+    assert!(has(&harness, "Ships may not touch, not even at a corner."));
+    click(&mut harness, "Your fleet A2: water");
+    assert!(has(&harness, "9 ships to place"), "a touching ship is refused");
+    // Turned (R), the cruiser goes down from A3.
+    harness.key_press(egui::Key::R);
+    harness.run();
+    click(&mut harness, "Your fleet A3: water");
+    assert!(has(&harness, "8 ships to place"));
+    assert!(has(&harness, "Your fleet A5: ship"));
+    click(&mut harness, "Clear");
+    assert!(has(&harness, "10 ships to place"));
+}
+
+#[test]
+fn the_language_switch_translates_the_window_and_is_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    assert!(has(&harness, "Play the computer"));
+    harness.get_by_label("Language").click();
+    harness.run();
+    click(&mut harness, "Українська");
+    assert!(has(&harness, "Грати з комп'ютером"));
+    assert_eq!(harness.state().lang(), Lang::Uk);
+    drop(harness);
+    // A new window over the same data speaks Ukrainian from the start.
+    let harness = window(dir.path());
+    assert!(has(&harness, "Грати з комп'ютером"));
+}
+
+#[test]
+fn every_language_has_every_message_and_each_parses() {
+    let (english, clean) = message_ids(Lang::En.source());
+    assert!(clean, "en.ftl parses");
+    let english: BTreeSet<String> = english.into_iter().collect();
+    for lang in [Lang::Uk, Lang::Ru] {
+        let (ids, clean) = message_ids(lang.source());
+        assert!(clean, "{lang:?} parses");
+        let ids: BTreeSet<String> = ids.into_iter().collect();
+        assert_eq!(ids, english, "{lang:?} has exactly the English messages");
+    }
+    // Every message id the window's code asks for exists.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let mut used = BTreeSet::new();
+    for file in walk(&src) {
+        let code = std::fs::read_to_string(&file).unwrap();
+        for (i, _) in code.match_indices('"') {
+            let rest = &code[i + 1..];
+            let Some(end) = rest.find('"') else { continue };
+            let word = &rest[..end];
+            if word.len() > 3
+                && word.contains('-')
+                && word.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                && !word.starts_with('-')
+            {
+                used.insert(word.to_owned());
+            }
+        }
+    }
+    let missing: Vec<_> = used.difference(&english).collect();
+    assert!(missing.is_empty(), "ids used but not translated: {missing:?}");
+    assert!(used.len() > 40, "the scan finds the ids ({})", used.len());
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn plurals_follow_each_language() {
+    let count = |lang, n: u32| Text::new(lang).with("placement-left", &[("count", n.into())]);
+    assert_eq!(count(Lang::En, 1), "One ship to place");
+    assert_eq!(count(Lang::En, 3), "3 ships to place");
+    assert_eq!(count(Lang::Uk, 1), "Залишився 1 корабель");
+    assert_eq!(count(Lang::Uk, 3), "Залишилося 3 кораблі");
+    assert_eq!(count(Lang::Uk, 5), "Залишилося 5 кораблів");
+    assert_eq!(count(Lang::Ru, 1), "Остался 1 корабль");
+    assert_eq!(count(Lang::Ru, 4), "Осталось 4 корабля");
+    assert_eq!(count(Lang::Ru, 10), "Осталось 10 кораблей");
+    let ship = |lang| Text::new(lang).with("dock-ship", &[("len", 3u32.into())]);
+    assert_eq!(ship(Lang::En), "cruiser (3 decks)");
+    assert_eq!(ship(Lang::Uk), "крейсер (3 палуби)");
+    assert_eq!(ship(Lang::Ru), "крейсер (3 палубы)");
+}
+
+#[test]
+fn a_draft_refuses_touching_overlapping_and_off_board_ships() {
+    let mut draft = Draft::new(Variant::Armada.fleet());
+    let at = |c, r| Coord::new(c, r).unwrap();
+    assert_eq!(draft.place(0, Ship::new(at(0, 0), Dir::Across, 4)), Ok(()));
+    // Slot 1 is a cruiser.
+    let touching = Ship::new(at(4, 1), Dir::Across, 3);
+    assert_eq!(draft.check(1, touching), Err(Problem::Touch));
+    let over = Ship::new(at(2, 0), Dir::Down, 3);
+    assert_eq!(draft.check(1, over), Err(Problem::Overlap));
+    let off = Ship::new(at(8, 5), Dir::Across, 3);
+    assert_eq!(draft.check(1, off), Err(Problem::OffBoard));
+    assert_eq!(draft.place(1, touching), Err(Problem::Touch));
+    assert!(draft.ship(1).is_none(), "a refused place changes nothing");
+    // Moving a ship does not collide with itself.
+    assert_eq!(draft.place(0, Ship::new(at(1, 0), Dir::Across, 4)), Ok(()));
+    assert!(draft.fleet().is_none(), "not every ship is placed");
+    let fleet = Placer::new(&Variant::Armada.fleet()).place(&mut rand::rng());
+    draft.fill(&fleet);
+    assert_eq!(draft.fleet(), Some(fleet));
+    assert_eq!(draft.next_free(), None);
+}
+
+#[test]
+fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
+    let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada, true)
+        .unwrap();
+    let mut me = armada::bot::Bot::new(Level::Easy, 2);
+    let mut rng = rand::rng();
+    let mut now: Millis = 0;
+    let mut games = 0;
+    for _ in 0..20_000 {
+        while let Some(event) = local.poll_event() {
+            me.observe(armada::rules::Seat::Host, &event);
+        }
+        if armada::bot::played(local.session(), 2) {
+            break;
+        }
+        if let Some(command) = me.next(local.session(), &mut rng) {
+            let again = matches!(command, Command::PlayAgain);
+            local.command(now, command).unwrap();
+            games += usize::from(again);
+        }
+        // Time passes: the computer thinks for a moment before each move.
+        now += 100;
+        local.tick(now);
+    }
+    assert!(armada::bot::played(local.session(), 2), "two games played");
+    assert_eq!(games, 1);
+    assert!(matches!(
+        local.session().table().settled(),
+        Some(Verdict::Honest(_))
+    ));
+    let score = local.session().score();
+    assert_eq!(score[0] + score[1], 4, "two games, two points in half points");
+}
+
+#[test]
+fn without_a_display_the_window_says_so_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
+        .args(["window", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot open a window"), "{stderr}");
+    assert!(stderr.contains("armada host --bot"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
