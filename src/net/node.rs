@@ -324,7 +324,7 @@ fn build(
         })
         .map_err(|e| anyhow::anyhow!("cannot set up the network: {e}"))?
         // A table's connection stays up while the game waits on a person.
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_hours(1)))
         .build();
     Ok(swarm)
 }

@@ -27,10 +27,10 @@ pub fn relay_config() -> relay::Config {
     relay::Config {
         max_reservations: 128,
         max_reservations_per_peer: 4,
-        reservation_duration: Duration::from_secs(3600),
+        reservation_duration: Duration::from_hours(1),
         max_circuits: 64,
         max_circuits_per_peer: 4,
-        max_circuit_duration: Duration::from_secs(3600),
+        max_circuit_duration: Duration::from_hours(1),
         max_circuit_bytes: 16 * 1024 * 1024,
         ..relay::Config::default()
     }
@@ -60,7 +60,7 @@ pub async fn run_relay(
             ping: ping::Behaviour::new(ping::Config::new()),
         })
         .map_err(|e| anyhow::anyhow!("cannot set up the relay: {e}"))?
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_mins(10)))
         .build();
     let listen = if listen.is_empty() {
         vec![

@@ -12,8 +12,7 @@ use super::local::Local;
 use crate::ai::Level;
 use crate::fair::table::Note;
 use crate::rules::{
-    Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo,
-    Variant, Weapon,
+    Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo, Variant, Weapon,
 };
 use crate::session::{Command, Event, Millis, Session};
 use crate::store::Store;
@@ -113,10 +112,12 @@ impl Anim {
 
     /// The cell the animation is at.
     fn flash(&self, now: Millis) -> Option<Coord> {
-        self.effects.get(self.shown(now).checked_sub(1)?).map(|e| match e {
-            Effect::Miss(c) | Effect::Hit(c) | Effect::Lost(c) => *c,
-            Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => *cell,
-        })
+        self.effects
+            .get(self.shown(now).checked_sub(1)?)
+            .map(|e| match e {
+                Effect::Miss(c) | Effect::Hit(c) | Effect::Lost(c) => *c,
+                Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => *cell,
+            })
     }
 }
 
@@ -366,10 +367,9 @@ impl Play {
                     if seat == me {
                         self.radar = crate::ai::radar_picture(&report).map(|p| (p, now));
                     }
-                    let start = self
-                        .anims
-                        .back()
-                        .map_or(now, |a| (a.start + a.effects.len() as Millis * STEP_MS).max(now));
+                    let start = self.anims.back().map_or(now, |a| {
+                        (a.start + a.effects.len() as Millis * STEP_MS).max(now)
+                    });
                     self.anims.push_back(Anim {
                         seat,
                         effects: report.effects,
@@ -465,10 +465,14 @@ fn describe(t: &Text, report: &crate::rules::Report) -> String {
                 &[("cell", cell(*c)), ("len", Arg::from(ship.len()))],
             ),
             Effect::Lost(c) => t.with("fx-lost", &[("cell", cell(*c))]),
-            Effect::Scanned { cell: c, deck: true } => t.with("fx-deck", &[("cell", cell(*c))]),
-            Effect::Scanned { cell: c, deck: false } => {
-                t.with("fx-water", &[("cell", cell(*c))])
-            }
+            Effect::Scanned {
+                cell: c,
+                deck: true,
+            } => t.with("fx-deck", &[("cell", cell(*c))]),
+            Effect::Scanned {
+                cell: c,
+                deck: false,
+            } => t.with("fx-water", &[("cell", cell(*c))]),
         })
         .collect();
     text.push_str(": ");
@@ -582,7 +586,13 @@ impl Play {
             }
         }
         let own = t.get("board-own");
-        let look = |c: Coord| if decks.contains(c) { Look::Ship } else { Look::Sea };
+        let look = |c: Coord| {
+            if decks.contains(c) {
+                Look::Ship
+            } else {
+                Look::Sea
+            }
+        };
         let gesture = board::show(
             ui,
             Id::new("placement"),

@@ -114,9 +114,8 @@ pub fn show(
     for c in size.cells() {
         let rect = rect_of(c);
         let response = ui.interact(rect, id.with((c.col(), c.row())), Sense::click_and_drag());
-        response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::WidgetType::Button, true, label(c))
-        });
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, true, label(c)));
         if response.clicked() {
             gesture.clicked = Some(c);
         }
@@ -162,10 +161,7 @@ fn paint_cell(painter: &egui::Painter, rect: Rect, look: Look) {
             let d = rect.width() * 0.28;
             let stroke = Stroke::new(2.5, Color32::from_rgb(250, 230, 210));
             painter.line_segment([c - Vec2::splat(d), c + Vec2::splat(d)], stroke);
-            painter.line_segment(
-                [c + Vec2::new(-d, d), c + Vec2::new(d, -d)],
-                stroke,
-            );
+            painter.line_segment([c + Vec2::new(-d, d), c + Vec2::new(d, -d)], stroke);
         }
         _ => {}
     }
@@ -175,14 +171,27 @@ fn paint_overlay(painter: &egui::Painter, rect: Rect, overlay: Overlay) {
     let inner = rect.shrink(2.0);
     match overlay {
         Overlay::Aim => {
-            painter.rect_filled(inner, 2.0, Color32::from_rgba_unmultiplied(255, 220, 80, 70));
-            painter.rect_stroke(inner, 2.0, Stroke::new(1.5, Color32::from_rgb(255, 220, 80)), StrokeKind::Inside);
+            painter.rect_filled(
+                inner,
+                2.0,
+                Color32::from_rgba_unmultiplied(255, 220, 80, 70),
+            );
+            painter.rect_stroke(
+                inner,
+                2.0,
+                Stroke::new(1.5, Color32::from_rgb(255, 220, 80)),
+                StrokeKind::Inside,
+            );
         }
         Overlay::Refused => {
             painter.rect_filled(inner, 2.0, Color32::from_rgba_unmultiplied(230, 60, 60, 90));
         }
         Overlay::Fits => {
-            painter.rect_filled(inner, 2.0, Color32::from_rgba_unmultiplied(90, 220, 120, 110));
+            painter.rect_filled(
+                inner,
+                2.0,
+                Color32::from_rgba_unmultiplied(90, 220, 120, 110),
+            );
         }
         Overlay::Swept => {
             painter.rect_stroke(
@@ -207,10 +216,19 @@ fn paint_overlay(painter: &egui::Painter, rect: Rect, overlay: Overlay) {
             );
         }
         Overlay::Flash => {
-            painter.rect_filled(inner, 2.0, Color32::from_rgba_unmultiplied(255, 255, 255, 120));
+            painter.rect_filled(
+                inner,
+                2.0,
+                Color32::from_rgba_unmultiplied(255, 255, 255, 120),
+            );
         }
         Overlay::Cursor => {
-            painter.rect_stroke(inner, 2.0, Stroke::new(2.0, Color32::WHITE), StrokeKind::Inside);
+            painter.rect_stroke(
+                inner,
+                2.0,
+                Stroke::new(2.0, Color32::WHITE),
+                StrokeKind::Inside,
+            );
         }
     }
 }

@@ -50,7 +50,9 @@ pub struct Text {
 
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Text").field("lang", &self.lang).finish()
+        f.debug_struct("Text")
+            .field("lang", &self.lang)
+            .finish_non_exhaustive()
     }
 }
 

@@ -47,7 +47,7 @@ impl Process {
 
     /// Reads lines until one contains `text`; false if the process ended first.
     fn wait_for(&self, text: &str) -> bool {
-        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(60)) {
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_mins(1)) {
             if line.contains(text) {
                 return true;
             }
@@ -65,7 +65,7 @@ impl Process {
         loop {
             let line = self
                 .lines
-                .recv_timeout(Duration::from_secs(60))
+                .recv_timeout(Duration::from_mins(1))
                 .unwrap_or_else(|e| panic!("no line starting {prefix:?}: {e}"));
             if line.starts_with(prefix) {
                 return line;
@@ -359,7 +359,7 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     let mut errors = Vec::new();
     let mut typed_junk = false;
     let mut over = false;
-    while let Ok(line) = lines.recv_timeout(Duration::from_secs(60)) {
+    while let Ok(line) = lines.recv_timeout(Duration::from_mins(1)) {
         if line.starts_with("armada: ") {
             errors.push(line.clone());
         }

@@ -1,4 +1,4 @@
-//! The window, driven through its AccessKit tree with egui_kittest (no display, no
+//! The window, driven through its AccessKit tree with `egui_kittest` (no display, no
 //! GPU): a whole game against the computer by clicks, the keyboard, placement by
 //! hand with refusals explained, the language switch; and the pieces under it — the
 //! translations, the fleet draft, the in-memory computer table.
@@ -56,7 +56,12 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     assert!(has(&harness, "Place your fleet"));
     assert!(has(&harness, "10 ships to place"));
     // Start stays off until every ship is placed.
-    assert!(harness.get_by_label("Start the game").accesskit_node().is_disabled());
+    assert!(
+        harness
+            .get_by_label("Start the game")
+            .accesskit_node()
+            .is_disabled()
+    );
     click(&mut harness, "Place automatically");
     click(&mut harness, "Start the game");
     let mut clicks = 0;
@@ -78,7 +83,10 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
         harness.run();
         clicks += 1;
         let after = harness.state().session().unwrap().table().history().len();
-        assert!(after > before || has(&harness, "Game over"), "the click fired");
+        assert!(
+            after > before || has(&harness, "Game over"),
+            "the click fired"
+        );
         assert!(clicks < 300, "the game does not end");
     }
     // Let the reveal and the verdict come in.
@@ -89,11 +97,17 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     assert!(has(&harness, "Your answers: All"));
     assert!(has(&harness, "Opponent's answers: All"));
     let session = harness.state().session().unwrap();
-    assert!(matches!(session.table().settled(), Some(Verdict::Honest(_))));
+    assert!(matches!(
+        session.table().settled(),
+        Some(Verdict::Honest(_))
+    ));
     // The transcript is saved where it says, and verifies offline.
     click(&mut harness, "Save the transcript");
     let id = session_id(&harness);
-    let path = dir.path().join("tables").join(format!("{}.armada", hex::encode(id)));
+    let path = dir
+        .path()
+        .join("tables")
+        .join(format!("{}.armada", hex::encode(id)));
     let report = armada::fair::verify::verify(&std::fs::read(path).unwrap());
     assert_eq!(report.outcome, armada::fair::verify::Outcome::Honest);
     // Play again: a fresh placement, the score kept.
@@ -102,7 +116,9 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
         harness.step();
     }
     assert!(has(&harness, "Place your fleet"));
-    assert!(has(&harness, "Score: you 1 — 0 opponent") || has(&harness, "Score: you 0 — 1 opponent"));
+    assert!(
+        has(&harness, "Score: you 1 — 0 opponent") || has(&harness, "Score: you 0 — 1 opponent")
+    );
 }
 
 fn session_id(harness: &Harness<'_, Armada>) -> [u8; 32] {
@@ -126,9 +142,19 @@ fn the_keyboard_aims_and_fires_and_weapons_take_their_keys() {
     for _ in 0..5 {
         harness.step();
     }
-    let game = harness.state().session().unwrap().table().game().unwrap().clone();
+    let game = harness
+        .state()
+        .session()
+        .unwrap()
+        .table()
+        .game()
+        .unwrap()
+        .clone();
     let b2 = Coord::new(1, 1).unwrap();
-    assert_ne!(game.chart(armada::rules::Seat::Host).mark(b2), armada::rules::Mark::Unmarked);
+    assert_ne!(
+        game.chart(armada::rules::Seat::Host).mark(b2),
+        armada::rules::Mark::Unmarked
+    );
     // Key 4 takes the radar: the bar shows it chosen and the stock.
     until_my_move(&mut harness);
     if !has(&harness, "Game over") {
@@ -156,7 +182,10 @@ fn placing_by_hand_explains_a_refused_position() {
     harness.run();
     assert!(has(&harness, "Ships may not touch, not even at a corner."));
     click(&mut harness, "Your fleet A2: water");
-    assert!(has(&harness, "9 ships to place"), "a touching ship is refused");
+    assert!(
+        has(&harness, "9 ships to place"),
+        "a touching ship is refused"
+    );
     // Turned (R), the cruiser goes down from A3.
     harness.key_press(egui::Key::R);
     harness.run();
@@ -213,7 +242,10 @@ fn every_language_has_every_message_and_each_parses() {
         }
     }
     let missing: Vec<_> = used.difference(&english).collect();
-    assert!(missing.is_empty(), "ids used but not translated: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "ids used but not translated: {missing:?}"
+    );
     assert!(used.len() > 40, "the scan finds the ids ({})", used.len());
 }
 
@@ -272,8 +304,7 @@ fn a_draft_refuses_touching_overlapping_and_off_board_ships() {
 
 #[test]
 fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
-    let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada, true)
-        .unwrap();
+    let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada, true).unwrap();
     let mut me = armada::bot::Bot::new(Level::Easy, 2);
     let mut rng = rand::rng();
     let mut now: Millis = 0;
@@ -301,7 +332,11 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
         Some(Verdict::Honest(_))
     ));
     let score = local.session().score();
-    assert_eq!(score[0] + score[1], 4, "two games, two points in half points");
+    assert_eq!(
+        score[0] + score[1],
+        4,
+        "two games, two points in half points"
+    );
 }
 
 #[test]

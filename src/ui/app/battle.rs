@@ -4,6 +4,8 @@
 
 use egui::{Color32, Id, Key, RichText};
 
+use super::super::board::{self, Look, Overlay};
+use super::super::i18n::{Arg, Text};
 use super::{Anim, Play, Stage, Tool, arrow, cell_size, chart_look, look_name, why};
 use crate::fair::table::Verdict;
 use crate::rules::{
@@ -11,8 +13,6 @@ use crate::rules::{
 };
 use crate::session::{Command, Millis};
 use crate::store::Store;
-use super::super::board::{self, Look, Overlay};
-use super::super::i18n::{Arg, Text};
 
 impl Play {
     /// Draws the battle (and the results once the game is over); true when the
@@ -30,9 +30,8 @@ impl Play {
             return false;
         };
         let me = session.seat();
-        let mine = stage == Stage::Battle
-            && game.mover() == me
-            && session.table().pending().is_none();
+        let mine =
+            stage == Stage::Battle && game.mover() == me && session.table().pending().is_none();
         if mine {
             self.battle_keys(ui, now, &game);
         }
@@ -70,11 +69,13 @@ impl Play {
     fn battle_keys(&mut self, ui: &egui::Ui, now: Millis, game: &Game) {
         let size = game.variant().size();
         let (dc, dr, fire, keys) = ui.input(|i| {
-            let dc = i8::from(i.key_pressed(Key::ArrowRight)) - i8::from(i.key_pressed(Key::ArrowLeft));
-            let dr = i8::from(i.key_pressed(Key::ArrowDown)) - i8::from(i.key_pressed(Key::ArrowUp));
+            let dc =
+                i8::from(i.key_pressed(Key::ArrowRight)) - i8::from(i.key_pressed(Key::ArrowLeft));
+            let dr =
+                i8::from(i.key_pressed(Key::ArrowDown)) - i8::from(i.key_pressed(Key::ArrowUp));
             let fire = i.key_pressed(Key::Enter) || i.key_pressed(Key::Space);
-            let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::R]
-                .map(|k| i.key_pressed(k));
+            let keys =
+                [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::R].map(|k| i.key_pressed(k));
             (dc, dr, fire, keys)
         });
         if let Some(cell) = self.cursor.offset(dc, dr, size) {
@@ -118,8 +119,7 @@ impl Play {
     fn fire(&mut self, now: Millis, game: &Game, cell: Coord) {
         let me = self.local.session().seat();
         let action = self.aim(cell);
-        if game.check(me, &action).is_ok()
-            && self.local.command(now, Command::Act(action)).is_ok()
+        if game.check(me, &action).is_ok() && self.local.command(now, Command::Act(action)).is_ok()
         {
             // The radar picture serves one action, then it is gone for good.
             self.radar = None;
@@ -172,11 +172,17 @@ impl Play {
         let session = self.local.session();
         let me = session.seat();
         let size = game.variant().size();
-        let decks = session.fleet().map_or(CellSet::EMPTY, |f| f.decks());
+        let decks = session
+            .fleet()
+            .map_or(CellSet::EMPTY, crate::rules::Fleet::decks);
         let chart = game.chart(me.other());
         let hidden = self.hidden(now, me.other());
         let look = |c: Coord| {
-            let afloat = if decks.contains(c) { Look::Ship } else { Look::Sea };
+            let afloat = if decks.contains(c) {
+                Look::Ship
+            } else {
+                Look::Sea
+            };
             if hidden.contains(c) {
                 return afloat;
             }
@@ -216,7 +222,14 @@ impl Play {
         let mut overlays = Vec::new();
         if let Some((picture, _)) = &self.radar {
             overlays.extend(picture.iter().map(|(c, deck)| {
-                (*c, if *deck { Overlay::RadarDeck } else { Overlay::RadarWater })
+                (
+                    *c,
+                    if *deck {
+                        Overlay::RadarDeck
+                    } else {
+                        Overlay::RadarWater
+                    },
+                )
             }));
         }
         overlays.extend(self.flash(now, me).map(|c| (c, Overlay::Flash)));
@@ -289,17 +302,26 @@ impl Play {
                 (Tool::Shot, t.get("weapon-shot"), true),
                 (
                     Tool::Weapon(Weapon::Torpedo),
-                    t.with("weapon-torpedo", &[("left", Arg::from(u32::from(stock.torpedoes)))]),
+                    t.with(
+                        "weapon-torpedo",
+                        &[("left", Arg::from(u32::from(stock.torpedoes)))],
+                    ),
                     stock.torpedoes > 0,
                 ),
                 (
                     Tool::Weapon(Weapon::AirStrike),
-                    t.with("weapon-air", &[("left", Arg::from(u32::from(stock.air_strikes)))]),
+                    t.with(
+                        "weapon-air",
+                        &[("left", Arg::from(u32::from(stock.air_strikes)))],
+                    ),
                     stock.air_strikes > 0,
                 ),
                 (
                     Tool::Weapon(Weapon::Radar),
-                    t.with("weapon-radar", &[("left", Arg::from(u32::from(stock.radars)))]),
+                    t.with(
+                        "weapon-radar",
+                        &[("left", Arg::from(u32::from(stock.radars)))],
+                    ),
                     stock.radars > 0,
                 ),
             ];
@@ -358,7 +380,11 @@ impl Play {
             let how = match ending.reason {
                 EndReason::FleetSunk => t.get("how-sunk"),
                 EndReason::Resigned => {
-                    let who = if ending.winner == Some(me) { "they" } else { "you" };
+                    let who = if ending.winner == Some(me) {
+                        "they"
+                    } else {
+                        "you"
+                    };
                     t.with("how-resigned", &[("who", Arg::from(who))])
                 }
                 EndReason::Forfeit => t.get("how-forfeit"),
@@ -384,7 +410,10 @@ impl Play {
                 self.saved = Some(match store.save(self.local.session()) {
                     Ok(()) => t.with(
                         "saved-to",
-                        &[("path", Arg::from(store.transcript_path(&id).display().to_string()))],
+                        &[(
+                            "path",
+                            Arg::from(store.transcript_path(&id).display().to_string()),
+                        )],
                     ),
                     Err(error) => error.to_string(),
                 });
@@ -413,7 +442,10 @@ fn next_heading(heading: Heading) -> Heading {
 fn preview(action: &Action, size: crate::rules::BoardSize) -> Vec<Coord> {
     match action {
         Action::Shot(c) => vec![*c],
-        Action::Torpedo(torpedo) => torpedo.path(size).map(Iterator::collect).unwrap_or_default(),
+        Action::Torpedo(torpedo) => torpedo
+            .path(size)
+            .map(Iterator::collect)
+            .unwrap_or_default(),
         Action::AirStrike(c) | Action::Radar(c) => {
             square(*c, size).map_or_else(|| vec![*c], |cells| cells.to_vec())
         }
@@ -448,7 +480,10 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
             .flat_map(|p| &p.report.effects)
             .filter(|e| e.is_hit())
             .count();
-        let weapons = played.iter().filter(|p| p.action.weapon().is_some()).count();
+        let weapons = played
+            .iter()
+            .filter(|p| p.action.weapon().is_some())
+            .count();
         let accuracy = if fired == 0 {
             0.0
         } else {
@@ -470,9 +505,15 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
         ui.label(t.get("stats-you"));
         ui.label(t.get("stats-them"));
         ui.end_row();
-        for (i, id) in ["stats-moves", "stats-shots", "stats-hits", "stats-accuracy", "stats-weapons"]
-            .into_iter()
-            .enumerate()
+        for (i, id) in [
+            "stats-moves",
+            "stats-shots",
+            "stats-hits",
+            "stats-accuracy",
+            "stats-weapons",
+        ]
+        .into_iter()
+        .enumerate()
         {
             ui.label(t.get(id));
             ui.label(&mine[i]);
@@ -495,7 +536,10 @@ fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
             None => t.get("verdict-pending"),
             Some(Verdict::Lie(lie)) if lie.liar == seat => t.with(
                 "verdict-lie",
-                &[("seq", Arg::from(lie.seq)), ("reason", Arg::from(lie.reason.clone()))],
+                &[
+                    ("seq", Arg::from(lie.seq)),
+                    ("reason", Arg::from(lie.reason.clone())),
+                ],
             ),
             Some(Verdict::Incomplete(why)) => {
                 t.with("verdict-incomplete", &[("why", Arg::from(why.clone()))])
