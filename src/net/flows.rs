@@ -287,13 +287,23 @@ pub async fn resume(
     let id = match table {
         Some(text) => <[u8; 32]>::try_from(hex::decode(text.trim())?)
             .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?,
-        None => *seating
+        None => seating
             .store
             .tables()?
-            .first()
-            .context("there is no saved table to resume")?,
+            .into_iter()
+            .find(|id| {
+                seating
+                    .store
+                    .load_meta(id)
+                    .is_ok_and(|meta| !meta.is_computer())
+            })
+            .context("there is no saved network table to resume")?,
     };
     let meta = seating.store.load_meta(&id)?;
+    anyhow::ensure!(
+        !meta.is_computer(),
+        "that table is a game against the computer: open the window (`armada`) to resume it"
+    );
     let bytes = seating
         .store
         .load(&id)?

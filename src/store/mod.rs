@@ -4,7 +4,9 @@
 //! Layout of the data directory (the platform's, or `--data-dir`):
 //! `identity.key` (the ed25519 secret, 64 bytes, owner-only), and per table
 //! `tables/<table id>.session` (a [`Session::save`] snapshot: secrets included) and
-//! `tables/<table id>.armada` (the transcript, as `armada verify` reads it). Each write
+//! `tables/<table id>.armada` (the transcript, as `armada verify` reads it); for a
+//! game against the computer in the window also `tables/<table id>.computer` (the
+//! computer side's key and session, owner-only). Each write
 //! goes to a temporary file in the same directory and is renamed over the old one,
 //! so a process killed at any moment leaves the previous or the new version, never a
 //! torn one. Architecture invariant: files only; no game logic, no network.
@@ -31,6 +33,23 @@ pub struct TableMeta {
     pub level: String,
     /// Games to play at the table.
     pub games: u32,
+}
+
+/// The `peer` of a table played against the computer in the window.
+pub const COMPUTER: &str = "computer";
+
+impl TableMeta {
+    /// Whether the table is a game against the computer in the window.
+    pub fn is_computer(&self) -> bool {
+        self.peer == COMPUTER
+    }
+}
+
+/// The computer's side of a table played in the window.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct ComputerSide {
+    key: Vec<u8>,
+    session: Vec<u8>,
 }
 
 /// A data directory.
@@ -131,6 +150,41 @@ impl Store {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
         }
+    }
+
+    /// Saves the computer's side of a window table: its key and its session.
+    pub fn save_computer(&self, session: &Session) -> anyhow::Result<()> {
+        let side = ComputerSide {
+            key: session.identity().to_secret_bytes().to_vec(),
+            session: session.save(),
+        };
+        let bytes = postcard::to_stdvec(&side).context("cannot encode the computer's side")?;
+        write_atomic(&self.computer_path(&session.table().id()), &bytes, true)
+    }
+
+    /// The computer's side of a window table, as saved.
+    pub fn load_computer(
+        &self,
+        table: &[u8; 32],
+        now: crate::session::Millis,
+    ) -> anyhow::Result<Session> {
+        let path = self.computer_path(table);
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let side: ComputerSide = postcard::from_bytes(&bytes)
+            .with_context(|| format!("{} is damaged", path.display()))?;
+        let key = <[u8; 64]>::try_from(side.key.as_slice())
+            .ok()
+            .and_then(|k| Identity::from_secret_bytes(&k))
+            .with_context(|| format!("{} holds a damaged key", path.display()))?;
+        Session::restore(key, &side.session, now)
+            .with_context(|| format!("{} holds a damaged session", path.display()))
+    }
+
+    fn computer_path(&self, table: &[u8; 32]) -> PathBuf {
+        self.dir
+            .join("tables")
+            .join(format!("{}.computer", hex::encode(table)))
     }
 
     /// The ids of the tables with a saved snapshot, newest first.

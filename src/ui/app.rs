@@ -69,6 +69,17 @@ pub struct Armada {
     play: Option<Box<Play>>,
     /// The computer moves without pausing (for tests).
     fast: bool,
+    /// What the home screen lists, found when it is first shown.
+    home: Option<HomeInfo>,
+}
+
+/// The home screen's list of saved tables.
+#[derive(Clone, Debug, Default)]
+struct HomeInfo {
+    /// The newest unfinished game against the computer.
+    unfinished: Option<[u8; 32]>,
+    /// Past tables, newest first, a line each.
+    past: Vec<String>,
 }
 
 /// What to aim with.
@@ -153,18 +164,28 @@ impl Armada {
             .and_then(|s| std::fs::read(s.dir().join("window.json")).ok())
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
-        Self {
+        let mut armada = Self {
             text: Text::new(prefs.lang),
             prefs,
             store,
             play: None,
             fast: false,
+            home: None,
+        };
+        // A game left unfinished when the window closed opens again where it was.
+        if let Some(id) = armada.home_info().unfinished {
+            armada.resume(&id, 0);
         }
+        armada
     }
 
     /// The computer moves at once (for tests).
     pub fn without_pauses(mut self) -> Self {
         self.fast = true;
+        if let Some(play) = self.play.take() {
+            let Play { local, .. } = *play;
+            self.play = Some(Box::new(Play::new(local.without_pauses(), 0, &self.text)));
+        }
         self
     }
 
@@ -203,6 +224,7 @@ impl Armada {
                 }
                 if home {
                     self.play = None;
+                    self.home = None;
                 }
             });
         });
@@ -227,6 +249,7 @@ impl Armada {
             }
             if self.play.is_some() && ui.button(self.text.get("home")).clicked() {
                 self.play = None;
+                self.home = None;
             }
         });
     }
@@ -273,6 +296,23 @@ impl Armada {
         ui.add_space(12.0);
         ui.heading(t.get("home-friend"));
         ui.label(t.get("home-friend-terminal"));
+        let info = self.home_info();
+        let t = &self.text;
+        let mut resume = None;
+        if let Some(id) = info.unfinished {
+            ui.add_space(12.0);
+            if ui.button(t.get("home-resume")).clicked() {
+                resume = Some(id);
+            }
+        }
+        ui.add_space(12.0);
+        ui.heading(t.get("home-past"));
+        if info.past.is_empty() {
+            ui.label(t.get("home-past-none"));
+        }
+        for line in &info.past {
+            ui.label(line);
+        }
         if mode != self.prefs.mode || timer != self.prefs.timer {
             self.prefs.mode = mode;
             self.prefs.timer = timer;
@@ -280,47 +320,136 @@ impl Armada {
         }
         if let Some(level) = chosen {
             self.open(level, now);
+        } else if let Some(id) = resume {
+            self.resume(&id, now);
         }
     }
 
-    fn open(&mut self, level: Level, now: Millis) {
-        let identity = self
-            .store
+    fn identity(&self) -> crate::fair::sign::Identity {
+        self.store
             .as_ref()
             .and_then(|s| s.identity().ok())
-            .unwrap_or_else(crate::fair::sign::Identity::generate);
+            .unwrap_or_else(crate::fair::sign::Identity::generate)
+    }
+
+    fn open(&mut self, level: Level, now: Millis) {
         let variant = self.prefs.mode.variant();
-        let Ok(local) = Local::new(identity, level, variant, self.prefs.timer) else {
+        let Ok(mut local) = Local::new(self.identity(), level, variant, self.prefs.timer) else {
             tracing::error!("no randomness from the operating system: cannot open a table");
             return;
         };
-        let local = if self.fast {
-            local.without_pauses()
-        } else {
-            local
-        };
-        let mut play = Play {
-            local,
-            game: None,
-            draft: Draft::new(variant.fleet()),
-            holding: None,
-            dragging: false,
-            dir: Dir::Across,
-            problem: None,
-            start: false,
-            tool: Tool::Shot,
-            heading: Heading::Right,
-            cursor: Coord::new(0, 0).expect("A1 is on every board"),
-            radar: None,
-            anims: VecDeque::new(),
-            confirm_resign: false,
-            log: VecDeque::new(),
-            saved: None,
-        };
-        play.advance(now, &self.text);
-        play.holding = Some((0, None));
-        self.play = Some(Box::new(play));
+        if self.fast {
+            local = local.without_pauses();
+        }
+        if let Some(store) = &self.store {
+            local = match local.saved_in(store.clone()) {
+                Ok(local) => local,
+                Err(error) => {
+                    tracing::error!(%error, "cannot save the table: cannot open it");
+                    return;
+                }
+            };
+        }
+        self.play = Some(Box::new(Play::new(local, now, &self.text)));
+        self.home = None;
     }
+
+    fn resume(&mut self, id: &[u8; 32], now: Millis) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        match Local::restore(store, id, self.identity(), now) {
+            Ok(mut local) => {
+                if self.fast {
+                    local = local.without_pauses();
+                }
+                self.play = Some(Box::new(Play::new(local, now, &self.text)));
+                self.home = None;
+            }
+            Err(error) => tracing::error!(%error, "cannot resume the table"),
+        }
+    }
+
+    /// What the home screen lists (found once per visit).
+    fn home_info(&mut self) -> HomeInfo {
+        if let Some(info) = &self.home {
+            return info.clone();
+        }
+        let info = self
+            .store
+            .as_ref()
+            .map(|store| saved_tables(store, &self.text))
+            .unwrap_or_default();
+        self.home = Some(info.clone());
+        info
+    }
+}
+
+/// The saved tables, newest first: the newest unfinished game against the computer,
+/// and a line per table with its score and its verification verdict.
+fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
+    const LISTED: usize = 8;
+    let mut info = HomeInfo::default();
+    for id in store.tables().unwrap_or_default() {
+        let Ok(meta) = store.load_meta(&id) else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
+            continue;
+        };
+        let report = crate::fair::verify::verify(&bytes);
+        let finished = report
+            .games
+            .last()
+            .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
+        if meta.is_computer() && !finished && info.unfinished.is_none() {
+            info.unfinished = Some(id);
+            continue;
+        }
+        if !finished || info.past.len() >= LISTED {
+            continue;
+        }
+        let me = if meta.seat == "host" {
+            Seat::Host
+        } else {
+            Seat::Guest
+        };
+        let points = |seat: Seat| -> u32 {
+            report
+                .games
+                .iter()
+                .filter_map(|g| g.ending)
+                .map(|e| e.half_points(seat))
+                .sum()
+        };
+        let who = if meta.is_computer() {
+            let level = match meta.level.as_str() {
+                "easy" => t.get("level-easy"),
+                "medium" => t.get("level-medium"),
+                "hard" => t.get("level-hard"),
+                other => other.to_owned(),
+            };
+            t.with("past-computer", &[("level", Arg::from(level))])
+        } else {
+            t.get("past-friend")
+        };
+        let verdict = t.get(match report.outcome {
+            crate::fair::verify::Outcome::Honest => "past-honest",
+            crate::fair::verify::Outcome::Lie(_) => "past-lie",
+            _ => "past-incomplete",
+        });
+        info.past.push(t.with(
+            "past-line",
+            &[
+                ("who", Arg::from(who)),
+                ("games", Arg::from(report.games.len())),
+                ("me", Arg::Num(f64::from(points(me)) / 2.0)),
+                ("them", Arg::Num(f64::from(points(me.other())) / 2.0)),
+                ("verdict", Arg::from(verdict)),
+            ],
+        ));
+    }
+    info
 }
 
 /// What the table waits for, as the screen shows it.
@@ -343,6 +472,46 @@ fn stage(session: &Session) -> Stage {
 }
 
 impl Play {
+    /// The screen of `local`'s table as it stands (new, or restored).
+    fn new(local: Local, now: Millis, t: &Text) -> Self {
+        let session = local.session();
+        let table = session.table();
+        let variant = table.variant().unwrap_or(Variant::Armada);
+        let mut play = Self {
+            game: table.game_number(),
+            draft: Draft::new(variant.fleet()),
+            holding: Some((0, None)),
+            dragging: false,
+            dir: Dir::Across,
+            problem: None,
+            // A fleet is committed only when Start was pressed.
+            start: table.committed(session.seat()),
+            tool: Tool::Shot,
+            heading: Heading::Right,
+            cursor: Coord::new(0, 0).expect("A1 is on every board"),
+            radar: None,
+            anims: VecDeque::new(),
+            confirm_resign: false,
+            log: VecDeque::new(),
+            saved: None,
+            local,
+        };
+        // A restored table's moves so far, newest first, as the log shows them.
+        let me = play.local.session().seat();
+        for played in play.local.session().table().history() {
+            let line = if played.seat == me {
+                "log-you"
+            } else {
+                "log-they"
+            };
+            let what = describe(t, &played.report);
+            play.log
+                .push_front(t.with(line, &[("what", Arg::from(what))]));
+        }
+        play.advance(now, t);
+        play
+    }
+
     /// Takes in the session's events: moves for the log, animations, the radar picture.
     fn advance(&mut self, now: Millis, t: &Text) {
         let me = self.local.session().seat();

@@ -15,6 +15,7 @@ use crate::fair::sign::Identity;
 use crate::fair::wire;
 use crate::rules::Variant;
 use crate::session::{Command, CommandError, Event, Millis, Session};
+use crate::store::{COMPUTER, Store, TableMeta};
 
 /// How long the computer "thinks" before each move, so a person can follow it.
 pub const THINK_MS: Millis = 700;
@@ -31,6 +32,9 @@ pub struct Local {
     /// How long the computer pauses before a move.
     think: Millis,
     events: VecDeque<Event>,
+    /// Where both sides are saved after every change (so closing the window loses
+    /// nothing), if anywhere.
+    store: Option<Store>,
 }
 
 impl Local {
@@ -59,9 +63,71 @@ impl Local {
             due: None,
             think: THINK_MS,
             events: VecDeque::new(),
+            store: None,
         };
         table.deliver(0);
         Ok(table)
+    }
+
+    /// Saves both sides in `store` from now on, after every change.
+    pub fn saved_in(mut self, store: Store) -> anyhow::Result<Self> {
+        store.save_meta(
+            &self.me.table().id(),
+            &TableMeta {
+                seat: "host".into(),
+                peer: COMPUTER.into(),
+                addrs: Vec::new(),
+                level: self.bot.level().to_string(),
+                games: 0,
+            },
+        )?;
+        self.store = Some(store);
+        self.save();
+        Ok(self)
+    }
+
+    /// The table `id` as saved in `store`, to play on; `identity` is the person's key.
+    pub fn restore(
+        store: Store,
+        id: &[u8; 32],
+        identity: Identity,
+        now: Millis,
+    ) -> anyhow::Result<Self> {
+        let meta = store.load_meta(id)?;
+        anyhow::ensure!(meta.is_computer(), "not a table against the computer");
+        let level: Level = meta
+            .level
+            .parse()
+            .map_err(|e| anyhow::anyhow!("the saved level is damaged: {e}"))?;
+        let bytes = store
+            .load(id)?
+            .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;
+        let me = Session::restore(identity, &bytes, now)?;
+        let them = store.load_computer(id, now)?;
+        let mut table = Self {
+            me,
+            them,
+            bot: Bot::new(level, u32::MAX),
+            rng: rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng()),
+            due: None,
+            think: THINK_MS,
+            events: VecDeque::new(),
+            store: Some(store),
+        };
+        table.deliver(now);
+        Ok(table)
+    }
+
+    /// Saves both sides, if the table has a store; a failed save is logged and the
+    /// game goes on (the next save may succeed).
+    fn save(&self) {
+        if let Some(store) = &self.store
+            && let Err(error) = store
+                .save(&self.me)
+                .and_then(|()| store.save_computer(&self.them))
+        {
+            tracing::error!(%error, "cannot save the table");
+        }
     }
 
     /// The computer moves as soon as it may (for tests).
@@ -124,8 +190,10 @@ impl Local {
     }
 
     /// Moves frames both ways until neither side has anything to send; the person's
-    /// events are kept for the window, the computer's go to the computer.
+    /// events are kept for the window, the computer's go to the computer. Both sides
+    /// are saved if anything moved.
     fn deliver(&mut self, now: Millis) {
+        let mut changed = false;
         loop {
             let mut moved = false;
             while let Some(wire) = self.me.poll_wire() {
@@ -144,8 +212,12 @@ impl Local {
                 self.events.push_back(event);
             }
             if !moved {
+                if changed {
+                    self.save();
+                }
                 return;
             }
+            changed = true;
         }
     }
 }

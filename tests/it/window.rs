@@ -33,7 +33,12 @@ fn has(harness: &Harness<'_, Armada>, text: &str) -> bool {
 }
 
 fn click(harness: &mut Harness<'_, Armada>, label: &str) {
-    harness.get_by_label(label).click();
+    // "Home" is both in the top bar and on the results: either goes home.
+    harness
+        .get_all_by_label(label)
+        .next()
+        .unwrap_or_else(|| panic!("no {label:?}"))
+        .click();
     harness.run();
 }
 
@@ -119,10 +124,92 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     assert!(
         has(&harness, "Score: you 1 — 0 opponent") || has(&harness, "Score: you 0 — 1 opponent")
     );
+    // The new game is unfinished: home offers to resume it.
+    click(&mut harness, "Home");
+    assert!(has(&harness, "Resume the unfinished game"));
+}
+
+#[test]
+fn resigning_asks_first_and_the_game_is_listed_with_its_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    assert!(has(&harness, "No finished games yet."));
+    click(&mut harness, "Hard");
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    click(&mut harness, "Resign");
+    assert!(has(&harness, "Resign this game?"));
+    click(&mut harness, "No, play on");
+    assert!(!has(&harness, "Game over"));
+    click(&mut harness, "Resign");
+    click(&mut harness, "Yes, resign");
+    for _ in 0..10 {
+        harness.step();
+    }
+    assert!(has(&harness, "You lose."));
+    assert!(has(&harness, "You resigned."));
+    click(&mut harness, "Home");
+    assert!(has(
+        &harness,
+        "Against the computer (Hard): one game, score 0 – 1; every answer proven"
+    ));
+    assert!(!has(&harness, "Resume the unfinished game"));
 }
 
 fn session_id(harness: &Harness<'_, Armada>) -> [u8; 32] {
     harness.state().session().unwrap().table().id()
+}
+
+#[test]
+fn closing_the_window_mid_game_and_reopening_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Medium");
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    let target = harness
+        .query_all_by_label_contains("Enemy waters")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.ends_with(": unknown"))
+        })
+        .unwrap();
+    target.click();
+    harness.run();
+    let before = harness.state().session().unwrap().clone();
+    let played = before.table().history().len();
+    assert!(played >= 1);
+    drop(harness);
+    // Reopened over the same data: the same table, every move still there, the
+    // battle on screen, and play goes on.
+    let mut harness = window(dir.path());
+    let after = harness.state().session().expect("the table reopened");
+    assert_eq!(after.table().id(), before.table().id());
+    assert_eq!(after.table().history().len(), played);
+    assert!(has(&harness, "Enemy waters"));
+    until_my_move(&mut harness);
+    if !has(&harness, "Game over") {
+        let target = harness
+            .query_all_by_label_contains("Enemy waters")
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.ends_with(": unknown"))
+            })
+            .unwrap();
+        target.click();
+        harness.run();
+        let now = harness.state().session().unwrap().table().history().len();
+        assert!(now > played, "a move after the reopening is played");
+    }
+    // Home, then the game is offered to resume.
+    click(&mut harness, "Home");
+    assert!(has(&harness, "Resume the unfinished game"));
+    click(&mut harness, "Resume the unfinished game");
+    assert!(has(&harness, "Enemy waters"));
 }
 
 #[test]

@@ -16,6 +16,15 @@ home-friend = Play a friend
 home-friend-terminal = Friend tables run in the terminal for now: one of you runs “armada host”, the other “armada join” with the invite it prints (see README).
 home-past = Past games
 home-past-none = No finished games yet.
+past-computer = the computer ({ $level })
+past-friend = a friend
+past-line = Against { $who }: { $games ->
+    [one] one game
+   *[other] { $games } games
+}, score { $me } – { $them }; { $verdict }
+past-honest = every answer proven
+past-lie = a lie proven
+past-incomplete = not verified to the end
 home-resume = Resume the unfinished game
 
 ## Placement

@@ -16,6 +16,16 @@ home-friend = Играть с другом
 home-friend-terminal = Пока игра с другом идёт в терминале: один запускает «armada host», другой — «armada join» с приглашением, которое тот напечатает (см. README).
 home-past = Прошлые игры
 home-past-none = Завершённых игр пока нет.
+past-computer = компьютер ({ $level })
+past-friend = друг
+past-line = Соперник — { $who }: { $games ->
+    [one] { $games } игра
+    [few] { $games } игры
+   *[other] { $games } игр
+}, счёт { $me } – { $them }; { $verdict }
+past-honest = каждый ответ доказан
+past-lie = доказана ложь
+past-incomplete = не проверено до конца
 home-resume = Продолжить незавершённую игру
 
 ## Placement

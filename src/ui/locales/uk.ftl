@@ -16,6 +16,16 @@ home-friend = Грати з другом
 home-friend-terminal = Поки що гра з другом іде в терміналі: один запускає «armada host», інший — «armada join» із запрошенням, яке той надрукує (див. README).
 home-past = Минулі ігри
 home-past-none = Завершених ігор ще немає.
+past-computer = комп'ютер ({ $level })
+past-friend = друг
+past-line = Суперник — { $who }: { $games ->
+    [one] { $games } гра
+    [few] { $games } гри
+   *[other] { $games } ігор
+}, рахунок { $me } – { $them }; { $verdict }
+past-honest = кожну відповідь доведено
+past-lie = доведено брехню
+past-incomplete = не перевірено до кінця
 home-resume = Продовжити незавершену гру
 
 ## Placement
