@@ -289,21 +289,11 @@ fn table_settings(
     classic: Option<u8>,
     grace: u32,
 ) -> Result<armada_proto::Settings> {
-    let game = match classic {
-        Some(side) => {
-            Variant::classic(side)?;
-            armada_proto::GameKind::Classic { side }
-        }
-        None => armada_proto::GameKind::Armada,
+    let variant = match classic {
+        Some(side) => Variant::classic(side)?,
+        None => Variant::Armada,
     };
-    Ok(armada_proto::Settings {
-        game,
-        timer: !no_timer,
-        move_ms: armada::fair::table::MOVE_MS,
-        answer_ms: 10_000,
-        reveal_ms: 10_000,
-        grace_ms: grace * 1000,
-    })
+    Ok(armada::session::settings(variant, !no_timer, grace * 1000))
 }
 
 /// `armada bench-ai`: one level alone, or two against each other.
@@ -452,6 +442,7 @@ fn network(
         },
         store: armada::store::Store::open(net.data_dir.as_deref())?,
         player,
+        watch: None,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     let mut say = |line: &str| emit(&format!("{line}\n"));

@@ -97,6 +97,7 @@ async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)>
             store: None,
             clock: Clock::new(),
             rng: &mut rng,
+            watch: None,
         };
         let mut sent: Option<Instant> = None;
         let mut rtts = Vec::new();

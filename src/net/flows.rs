@@ -27,6 +27,16 @@ pub struct Seating {
     pub config: Config,
     pub store: Store,
     pub player: Player,
+    /// A window playing the table hears of every change here.
+    pub watch: Option<super::Watch>,
+}
+
+impl Seating {
+    fn tell(&self, update: super::Update) {
+        if let Some(watch) = &self.watch {
+            watch.send(update);
+        }
+    }
 }
 
 type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
@@ -97,6 +107,9 @@ pub async fn host(
     }
     say("table open; invite (give it to your friend):");
     say(&invite.to_link());
+    seating.tell(super::Update::Invite(invite.to_link()));
+    seating.tell(super::Update::Link(super::Link::Waiting));
+    seating.tell(super::Update::Snapshot(Box::new(session.clone()), 0));
     for addr in &addrs {
         say(&format!("address: {addr}"));
     }
@@ -232,6 +245,7 @@ pub async fn join(
     }
     anyhow::ensure!(!addrs.is_empty(), "the invite has no address to dial");
     let identity = seating.store.identity()?;
+    seating.tell(super::Update::Link(super::Link::Connecting));
     let node = Node::start(&identity, seating.config.clone()).await?;
     let stream = connect(&node, peer, &addrs, say)
         .await
@@ -393,6 +407,7 @@ async fn run(
         store: Some(&seating.store),
         clock: Clock::new(),
         rng: &mut rng,
+        watch: seating.watch.clone(),
     };
     loop {
         let next = if let Some(stream) = stream.take() {
@@ -400,6 +415,9 @@ async fn run(
         } else {
             let Some(stream) = reconnect(&mut table, &mut side, say, boards).await? else {
                 say("the other player is gone: a forfeit is claimed on the record");
+                if let Some(watch) = &side.watch {
+                    watch.send(super::Update::Link(super::Link::Gone));
+                }
                 return Ok(TableOutcome {
                     session,
                     finished: false,
@@ -415,7 +433,18 @@ async fn run(
                     finished: true,
                 });
             }
-            Ended::Link(why) => say(&format!("link lost ({why}); reconnecting")),
+            Ended::Link(_) if side.session.table().left() == Some(side.session.seat().other()) => {
+                // The other player left the table for good: nothing to reconnect to.
+                say("the other player left the table");
+                let finished = side.session.table().settled().is_some();
+                return Ok(TableOutcome { session, finished });
+            }
+            Ended::Link(why) => {
+                say(&format!("link lost ({why}); reconnecting"));
+                if let Some(watch) = &side.watch {
+                    watch.send(super::Update::Link(super::Link::Reconnecting));
+                }
+            }
         }
     }
 }
@@ -435,14 +464,21 @@ async fn play_watching<R: rand::Rng + ?Sized>(
     let (mut to_report, mut to_show) = (said, said);
     let mut routes = table.node.routes();
     let mut shown = None;
-    show_route(&mut routes, table.peer, &mut shown, &mut to_show);
+    let watch = side.watch.clone();
+    let mut tell = |routes: &mut super::Routes, shown: &mut Option<super::Route>| {
+        show_route(routes, table.peer, shown, &mut to_show);
+        if let (Some(watch), Some(route)) = (&watch, shown.clone()) {
+            watch.send(super::Update::Link(super::Link::Route(route)));
+        }
+    };
+    tell(&mut routes, &mut shown);
     let mut report = reporter(&mut to_report, boards);
     let play = play_table(stream, table.peer, side, &mut report);
     tokio::pin!(play);
     loop {
         tokio::select! {
             ended = &mut play => return ended,
-            Ok(()) = routes.changed() => show_route(&mut routes, table.peer, &mut shown, &mut to_show),
+            Ok(()) = routes.changed() => tell(&mut routes, &mut shown),
         }
     }
 }

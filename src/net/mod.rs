@@ -12,14 +12,16 @@ mod node;
 mod player;
 mod relay;
 mod table;
+mod watch;
 
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
 pub use node::{Config, Node, Route, Routes, is_relayed};
-pub use player::{Human, Player, TYPED_MOVES};
+pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
 pub use relay::{relay_config, run_relay};
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};
+pub use watch::{Link, Update, Watch};
 
 use libp2p::StreamProtocol;
 

@@ -1,4 +1,5 @@
-//! Who plays a side at a network table: a computer level, or a person typing moves.
+//! Who plays a side at a network table: a computer level, a person typing moves, or
+//! a person in the window.
 
 use tokio::sync::mpsc;
 
@@ -12,6 +13,32 @@ use crate::session::{Command, Event, Session};
 pub enum Player {
     Bot(Bot),
     Human(Human),
+    /// A person in the window: commands come from it over a channel.
+    Window(WindowSide),
+}
+
+/// A person playing in the window.
+#[derive(Debug)]
+pub struct WindowSide {
+    commands: mpsc::Receiver<Command>,
+    quit: bool,
+}
+
+impl WindowSide {
+    pub fn new(commands: mpsc::Receiver<Command>) -> Self {
+        Self {
+            commands,
+            quit: false,
+        }
+    }
+}
+
+/// Something a person did: a typed line, or a command from the window (`None` from
+/// [`Player::input`]: the terminal or the window is gone).
+#[derive(Debug)]
+pub enum Input {
+    Line(String),
+    Command(Command),
 }
 
 /// A person at a terminal: one line per command.
@@ -73,6 +100,7 @@ impl Player {
         match self {
             Self::Bot(bot) => (bot.level().to_string(), bot.games()),
             Self::Human(human) => ("person".into(), human.games),
+            Self::Window(_) => ("window".into(), 0),
         }
     }
 
@@ -87,6 +115,8 @@ impl Player {
         match self {
             Self::Bot(bot) => bot.done(session),
             Self::Human(human) => human.quit || crate::bot::played(session, human.games),
+            // A person in the window plays on until they leave the table.
+            Self::Window(window) => window.quit,
         }
     }
 
@@ -98,6 +128,8 @@ impl Player {
     ) -> Option<Command> {
         match self {
             Self::Bot(bot) => bot.next(session, rng),
+            // The window places its fleet itself.
+            Self::Window(_) => None,
             Self::Human(_) => {
                 // A person's fleet is placed automatically in the terminal.
                 let table = session.table();
@@ -109,10 +141,17 @@ impl Player {
         }
     }
 
-    /// The person's next line, if this is a person (never resolves for a computer).
-    pub async fn line(&mut self) -> Option<String> {
+    /// The person's next input, if this is a person (never resolves for a computer).
+    pub async fn input(&mut self) -> Option<Input> {
         match self {
-            Self::Human(human) => human.lines.recv().await,
+            Self::Human(human) => human.lines.recv().await.map(Input::Line),
+            Self::Window(window) => {
+                let command = window.commands.recv().await;
+                if matches!(command, None | Some(Command::Leave(_))) {
+                    window.quit = true;
+                }
+                command.map(Input::Command)
+            }
             Self::Bot(_) => std::future::pending().await,
         }
     }

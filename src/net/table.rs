@@ -8,7 +8,8 @@ use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
-use super::Player;
+use super::player::Input;
+use super::{Player, Update, Watch};
 use crate::session::{Command, Event, Millis, Session};
 use crate::store::Store;
 
@@ -107,6 +108,8 @@ pub struct Side<'a, R: ?Sized> {
     pub store: Option<&'a Store>,
     pub clock: Clock,
     pub rng: &'a mut R,
+    /// A window playing this side hears of every change here.
+    pub watch: Option<Watch>,
 }
 
 impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
@@ -118,31 +121,42 @@ impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
 }
 
 impl<R: rand::Rng + ?Sized> Side<'_, R> {
-    /// A line a person typed (`None`: the terminal closed, which leaves the table);
-    /// true when this side is now leaving. A refused line is answered on the terminal.
-    fn typed(&mut self, line: Option<String>) -> anyhow::Result<bool> {
-        let Some(line) = line else {
-            self.session
-                .handle_command(self.clock.now(), Command::Leave("the player left".into()))
-                .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
-            return Ok(true);
+    /// What a person did (`None`: the terminal or the window closed, which leaves
+    /// the table); true when this side is now leaving. A refused line is answered on
+    /// the terminal, a refused window command to the window.
+    fn input(&mut self, input: Option<Input>) -> anyhow::Result<bool> {
+        let command = match input {
+            None => Command::Leave("the player left".into()),
+            Some(Input::Command(command)) => command,
+            Some(Input::Line(line)) => {
+                let Player::Human(human) = &mut *self.player else {
+                    return Ok(false);
+                };
+                if line.trim().is_empty() {
+                    return Ok(false);
+                }
+                match human.command(self.session, &line) {
+                    Ok(command) => command,
+                    Err(why) => {
+                        // Typed at a terminal, answered there.
+                        eprintln!("armada: {why}");
+                        return Ok(false);
+                    }
+                }
+            }
         };
-        let Player::Human(human) = &mut *self.player else {
-            return Ok(false);
-        };
-        if line.trim().is_empty() {
-            return Ok(false);
+        let leaving = matches!(command, Command::Leave(_));
+        match self.session.handle_command(self.clock.now(), command) {
+            Ok(()) => Ok(leaving),
+            Err(_) if leaving => Err(anyhow::anyhow!("cannot leave the table")),
+            Err(why) => {
+                match &self.watch {
+                    Some(watch) => watch.send(Update::Refused(why.to_string())),
+                    None => eprintln!("armada: {why}"),
+                }
+                Ok(false)
+            }
         }
-        let result = human.command(self.session, &line).and_then(|command| {
-            self.session
-                .handle_command(self.clock.now(), command)
-                .map_err(|e| e.to_string())
-        });
-        if let Err(why) = result {
-            // Typed at a terminal, answered there.
-            eprintln!("armada: {why}");
-        }
-        Ok(false)
     }
 
     /// Hands events to the player and `report`, then saves — before anything is sent,
@@ -158,12 +172,21 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
             changed = true;
             self.player.observe(me, &event);
             report(self.session, &event);
+            if let Some(watch) = &self.watch {
+                watch.send(Update::Event(event.clone()));
+            }
             if let Event::Internal(bug) = event {
                 anyhow::bail!("this client broke the protocol: {bug}");
             }
         }
         if changed && let Some(store) = self.store {
             store.save(self.session)?;
+        }
+        if changed && let Some(watch) = &self.watch {
+            watch.send(Update::Snapshot(
+                Box::new(self.session.clone()),
+                self.clock.now(),
+            ));
         }
         Ok(())
     }
@@ -264,8 +287,8 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
                     None => std::future::pending().await,
                 }
             } => seat.session.handle_timeout(seat.clock.now()),
-            line = seat.player.line(), if leaving.is_none() => {
-                if seat.typed(line)? {
+            input = seat.player.input(), if leaving.is_none() => {
+                if seat.input(input)? {
                     leaving = Some(Instant::now());
                 }
             }

@@ -16,6 +16,19 @@ mod snapshot;
 
 pub use snapshot::RestoreError;
 
+/// A new table's settings: `variant`, the move timer on or off, the absent player's
+/// grace; the answer and reveal deadlines are the protocol's usual 10 s.
+pub fn settings(variant: crate::rules::Variant, timer: bool, grace_ms: u32) -> proto::Settings {
+    proto::Settings {
+        game: crate::fair::wire::game_kind(variant),
+        timer,
+        move_ms: crate::fair::table::MOVE_MS,
+        answer_ms: 10_000,
+        reveal_ms: 10_000,
+        grace_ms,
+    }
+}
+
 use std::collections::{BTreeMap, VecDeque};
 
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};

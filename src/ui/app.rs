@@ -9,6 +9,7 @@ use super::board::{self, Look, Overlay};
 use super::draft::{Draft, Problem};
 use super::i18n::{Arg, Lang, Text};
 use super::local::Local;
+use super::remote::Remote;
 use crate::ai::Level;
 use crate::fair::table::Note;
 use crate::rules::{
@@ -71,6 +72,14 @@ pub struct Armada {
     fast: bool,
     /// What the home screen lists, found when it is first shown.
     home: Option<HomeInfo>,
+    /// A network table on its way: connecting, or waiting for the friend.
+    connecting: Option<Box<Remote>>,
+    /// How network tables listen and find peers.
+    net: crate::net::Config,
+    /// The invite typed or pasted on the home screen.
+    invite: String,
+    /// A line for the home screen (why a table could not open).
+    note: Option<String>,
 }
 
 /// The home screen's list of saved tables.
@@ -135,7 +144,7 @@ impl Anim {
 /// A table against the computer, as the window shows it.
 #[derive(Debug)]
 struct Play {
-    local: Local,
+    driver: Driver,
     /// The game whose fleet the draft is.
     game: Option<u32>,
     draft: Draft,
@@ -154,6 +163,8 @@ struct Play {
     confirm_resign: bool,
     log: VecDeque<String>,
     saved: Option<String>,
+    /// Why the network side refused the player's last command.
+    refused: Option<String>,
 }
 
 impl Armada {
@@ -171,6 +182,13 @@ impl Armada {
             play: None,
             fast: false,
             home: None,
+            connecting: None,
+            net: crate::net::Config {
+                discovery: true,
+                ..crate::net::Config::default()
+            },
+            invite: String::new(),
+            note: None,
         };
         // A game left unfinished when the window closed opens again where it was.
         if let Some(id) = armada.home_info().unfinished {
@@ -182,11 +200,28 @@ impl Armada {
     /// The computer moves at once (for tests).
     pub fn without_pauses(mut self) -> Self {
         self.fast = true;
-        if let Some(play) = self.play.take() {
-            let Play { local, .. } = *play;
-            self.play = Some(Box::new(Play::new(local.without_pauses(), 0, &self.text)));
+        if let Some(play) = self.play.take()
+            && let Play {
+                driver: Driver::Local(local),
+                ..
+            } = *play
+        {
+            let driver = Driver::Local(Box::new(local.without_pauses()));
+            self.play = Some(Box::new(Play::new(driver, 0, &self.text)));
         }
         self
+    }
+
+    /// Network tables listen and find peers as `config` says (tests: loopback only,
+    /// no discovery).
+    pub fn with_network(mut self, config: crate::net::Config) -> Self {
+        self.net = config;
+        self
+    }
+
+    /// The invite of the table being opened, once there is one.
+    pub fn invite(&self) -> Option<&str> {
+        self.connecting.as_ref().and_then(|r| r.invite())
     }
 
     pub fn lang(&self) -> Lang {
@@ -195,14 +230,14 @@ impl Armada {
 
     /// The session of the table on screen, if any.
     pub fn session(&self) -> Option<&Session> {
-        self.play.as_ref().map(|p| p.local.session())
+        self.play.as_ref().map(|p| p.driver.session())
     }
 
     /// Draws the window and handles what the player did; `now` is the window's clock.
     pub fn show(&mut self, ui: &mut egui::Ui, now: Millis) {
         if let Some(play) = &mut self.play {
             play.advance(now, &self.text);
-            if let Some(at) = play.local.tick(now) {
+            if let Some(at) = play.driver.tick(now) {
                 let wait = at.saturating_sub(now).max(16);
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(wait));
@@ -212,11 +247,13 @@ impl Armada {
                     .request_repaint_after(std::time::Duration::from_millis(50));
             }
         }
+        self.poll_connecting(now);
         egui::Panel::top("top").show(ui, |ui| self.top_bar(ui));
         egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::both().show(ui, |ui| {
                 let mut home = false;
                 match &mut self.play {
+                    None if self.connecting.is_some() => self.connecting_screen(ui),
                     None => self.home(ui, now),
                     Some(play) => {
                         home = play.show(ui, now, &self.text, self.store.as_ref());
@@ -247,8 +284,11 @@ impl Armada {
                 self.prefs.lang = lang;
                 self.save_prefs();
             }
-            if self.play.is_some() && ui.button(self.text.get("home")).clicked() {
+            if (self.play.is_some() || self.connecting.is_some())
+                && ui.button(self.text.get("home")).clicked()
+            {
                 self.play = None;
+                self.connecting = None;
                 self.home = None;
             }
         });
@@ -295,7 +335,37 @@ impl Armada {
         });
         ui.add_space(12.0);
         ui.heading(t.get("home-friend"));
-        ui.label(t.get("home-friend-terminal"));
+        let mut host = false;
+        let mut join = false;
+        ui.horizontal(|ui| {
+            host = ui.button(t.get("home-host")).clicked();
+            ui.separator();
+            ui.add(
+                egui::TextEdit::singleline(&mut self.invite)
+                    .hint_text(t.get("home-invite-hint"))
+                    .desired_width(360.0),
+            )
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::WidgetType::TextEdit,
+                    true,
+                    t.get("home-invite-hint"),
+                )
+            });
+            join = ui
+                .add_enabled(
+                    !self.invite.trim().is_empty(),
+                    egui::Button::new(t.get("home-join")),
+                )
+                .clicked();
+        });
+        if let Some(note) = &self.note {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), note);
+        }
+        if host || join {
+            self.open_friend(ui.ctx(), join);
+            return;
+        }
         let info = self.home_info();
         let t = &self.text;
         let mut resume = None;
@@ -325,6 +395,82 @@ impl Armada {
         }
     }
 
+    /// Opens a table for a friend (`join`: joins the pasted invite instead).
+    fn open_friend(&mut self, ctx: &egui::Context, join: bool) {
+        let Some(store) = self.store.clone() else {
+            self.note = Some(self.text.get("friend-no-store"));
+            return;
+        };
+        let ctx = ctx.clone();
+        let wake: std::sync::Arc<dyn Fn() + Send + Sync> =
+            std::sync::Arc::new(move || ctx.request_repaint());
+        let remote = if join {
+            if let Err(error) = armada_proto::Invite::parse(self.invite.trim()) {
+                self.note = Some(self.text.with(
+                    "friend-bad-invite",
+                    &[("why", Arg::from(error.to_string()))],
+                ));
+                return;
+            }
+            Remote::join(store, self.net.clone(), &self.invite, wake)
+        } else {
+            let settings =
+                crate::session::settings(self.prefs.mode.variant(), self.prefs.timer, 30_000);
+            Remote::host(store, self.net.clone(), settings, wake)
+        };
+        self.note = None;
+        self.home = None;
+        self.connecting = Some(Box::new(remote));
+    }
+
+    /// Moves a network table on screen once both players are in; back home with the
+    /// reason if it failed first.
+    fn poll_connecting(&mut self, now: Millis) {
+        let Some(remote) = &mut self.connecting else {
+            return;
+        };
+        remote.poll();
+        if remote.ready() {
+            if let Some(remote) = self.connecting.take() {
+                let driver = Driver::Remote(remote);
+                self.play = Some(Box::new(Play::new(driver, now, &self.text)));
+            }
+        } else if let Some(Err(why)) = remote.ended() {
+            self.note = Some(
+                self.text
+                    .with("friend-failed", &[("why", Arg::from(why.clone()))]),
+            );
+            self.connecting = None;
+        }
+    }
+
+    fn connecting_screen(&mut self, ui: &mut egui::Ui) {
+        let t = &self.text;
+        let Some(remote) = &self.connecting else {
+            return;
+        };
+        ui.heading(t.get("home-friend"));
+        ui.label(link_line(t, remote.link()));
+        if let Some(invite) = remote.invite() {
+            ui.add_space(8.0);
+            ui.label(t.get("friend-waiting"));
+            let mut shown = invite.to_owned();
+            ui.add(
+                egui::TextEdit::multiline(&mut shown)
+                    .desired_width(560.0)
+                    .desired_rows(3),
+            )
+            .widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::TextEdit, true, invite));
+            if ui.button(t.get("friend-copy")).clicked() {
+                ui.ctx().copy_text(invite.to_owned());
+            }
+        }
+        ui.add_space(8.0);
+        if ui.button(t.get("cancel")).clicked() {
+            self.connecting = None;
+        }
+    }
+
     fn identity(&self) -> crate::fair::sign::Identity {
         self.store
             .as_ref()
@@ -350,7 +496,7 @@ impl Armada {
                 }
             };
         }
-        self.play = Some(Box::new(Play::new(local, now, &self.text)));
+        self.play = Some(Box::new(Play::new(Driver::Local(Box::new(local)), now, &self.text)));
         self.home = None;
     }
 
@@ -363,7 +509,7 @@ impl Armada {
                 if self.fast {
                     local = local.without_pauses();
                 }
-                self.play = Some(Box::new(Play::new(local, now, &self.text)));
+                self.play = Some(Box::new(Play::new(Driver::Local(Box::new(local)), now, &self.text)));
                 self.home = None;
             }
             Err(error) => tracing::error!(%error, "cannot resume the table"),
@@ -452,6 +598,84 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
     info
 }
 
+/// The table behind the screen: against the computer in memory, or with a friend
+/// over the network.
+#[derive(Debug)]
+enum Driver {
+    Local(Box<Local>),
+    Remote(Box<Remote>),
+}
+
+impl Driver {
+    fn session(&self) -> &Session {
+        match self {
+            Self::Local(local) => local.session(),
+            Self::Remote(remote) => remote
+                .session()
+                .expect("a network table is shown only once its session came"),
+        }
+    }
+
+    fn command(
+        &mut self,
+        now: Millis,
+        command: Command,
+    ) -> Result<(), crate::session::CommandError> {
+        match self {
+            Self::Local(local) => local.command(now, command),
+            Self::Remote(remote) => remote.command(command),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        match self {
+            Self::Local(local) => local.poll_event(),
+            Self::Remote(remote) => remote.poll_event(),
+        }
+    }
+
+    /// Lets time pass (a computer table) or takes in the network's news; when the
+    /// table next wants a look, if at a known time.
+    fn tick(&mut self, now: Millis) -> Option<Millis> {
+        match self {
+            Self::Local(local) => local.tick(now),
+            Self::Remote(remote) => {
+                remote.poll();
+                None
+            }
+        }
+    }
+
+    /// The session clock's time (the window's for a computer table, the network
+    /// side's for a friend's).
+    fn clock(&self, now: Millis) -> Millis {
+        match self {
+            Self::Local(_) => now,
+            Self::Remote(remote) => remote.now(),
+        }
+    }
+
+    fn remote(&mut self) -> Option<&mut Remote> {
+        match self {
+            Self::Local(_) => None,
+            Self::Remote(remote) => Some(remote),
+        }
+    }
+}
+
+/// The connection's state in words.
+fn link_line(t: &Text, link: Option<&crate::net::Link>) -> String {
+    use crate::net::{Link, Route};
+    t.get(match link {
+        None | Some(Link::Connecting) => "link-connecting",
+        Some(Link::Waiting) => "link-waiting",
+        Some(Link::Route(Route::Direct(_))) => "link-direct",
+        Some(Link::Route(Route::Relayed(_))) => "link-relayed",
+        Some(Link::Reconnecting) => "link-reconnecting",
+        Some(Link::Gone) => "link-gone",
+    })
+}
+
 /// What the table waits for, as the screen shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -472,9 +696,9 @@ fn stage(session: &Session) -> Stage {
 }
 
 impl Play {
-    /// The screen of `local`'s table as it stands (new, or restored).
-    fn new(local: Local, now: Millis, t: &Text) -> Self {
-        let session = local.session();
+    /// The screen of a table as it stands (new, or restored).
+    fn new(driver: Driver, now: Millis, t: &Text) -> Self {
+        let session = driver.session();
         let table = session.table();
         let variant = table.variant().unwrap_or(Variant::Armada);
         let mut play = Self {
@@ -494,11 +718,12 @@ impl Play {
             confirm_resign: false,
             log: VecDeque::new(),
             saved: None,
-            local,
+            refused: None,
+            driver,
         };
         // A restored table's moves so far, newest first, as the log shows them.
-        let me = play.local.session().seat();
-        for played in play.local.session().table().history() {
+        let me = play.driver.session().seat();
+        for played in play.driver.session().table().history() {
             let line = if played.seat == me {
                 "log-you"
             } else {
@@ -514,12 +739,14 @@ impl Play {
 
     /// Takes in the session's events: moves for the log, animations, the radar picture.
     fn advance(&mut self, now: Millis, t: &Text) {
-        let me = self.local.session().seat();
-        while let Some(event) = self.local.poll_event() {
+        let me = self.driver.session().seat();
+        while let Some(event) = self.driver.poll_event() {
             match event {
-                Event::Table(Note::GameOpened { number, .. }) => {
+                Event::Table(Note::GameOpened {
+                    number, variant, ..
+                }) => {
                     self.game = Some(number);
-                    self.draft.clear();
+                    self.draft = Draft::new(variant.fleet());
                     self.holding = Some((0, None));
                     self.start = false;
                     self.anims.clear();
@@ -562,7 +789,7 @@ impl Play {
 
     /// Draws the table; true when the player asked to go home.
     fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text, store: Option<&Store>) -> bool {
-        let session = self.local.session();
+        let session = self.driver.session();
         let stage = stage(session);
         let score = session.score();
         ui.label(t.with(
@@ -587,14 +814,17 @@ impl Play {
     }
 
     fn start_when_ready(&mut self, now: Millis) {
-        let table = self.local.session().table();
+        let session = self.driver.session();
+        let table = session.table();
+        // The host starts the game; the guest's Ready is its committed fleet.
         if self.start
+            && session.seat() == Seat::Host
             && table.game().is_none()
             && table.committed(Seat::Host)
             && table.committed(Seat::Guest)
         {
             self.start = false;
-            let _ = self.local.command(now, Command::Start);
+            let _ = self.driver.command(now, Command::Start);
         }
     }
 }
@@ -914,10 +1144,15 @@ impl Play {
         if fleet.is_some() {
             ui.label(t.get("placement-ready"));
         }
-        let start = ui.add_enabled(fleet.is_some(), egui::Button::new(t.get("placement-start")));
+        let label = if self.driver.session().seat() == Seat::Host {
+            t.get("placement-start")
+        } else {
+            t.get("placement-ready-button")
+        };
+        let start = ui.add_enabled(fleet.is_some(), egui::Button::new(label));
         if start.clicked()
             && let Some(fleet) = fleet
-            && self.local.command(now, Command::Place(fleet)).is_ok()
+            && self.driver.command(now, Command::Place(fleet)).is_ok()
         {
             self.start = true;
             self.holding = None;

@@ -12,7 +12,6 @@ use crate::ai::Level;
 use crate::bot::Bot;
 use crate::fair::secret::{EntropyError, Secret};
 use crate::fair::sign::Identity;
-use crate::fair::wire;
 use crate::rules::Variant;
 use crate::session::{Command, CommandError, Event, Millis, Session};
 use crate::store::{COMPUTER, Store, TableMeta};
@@ -47,14 +46,7 @@ impl Local {
         timer: bool,
     ) -> Result<Self, EntropyError> {
         let secret = *Secret::<32>::fresh()?.expose();
-        let settings = armada_proto::Settings {
-            game: wire::game_kind(variant),
-            timer,
-            move_ms: crate::fair::table::MOVE_MS,
-            answer_ms: 10_000,
-            reveal_ms: 10_000,
-            grace_ms: 30_000,
-        };
+        let settings = crate::session::settings(variant, timer, 30_000);
         let mut table = Self {
             me: Session::host(identity, secret, settings),
             them: Session::guest(Identity::generate(), secret),

@@ -406,9 +406,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
     runtime.block_on(async {
         let config = || Config {
             listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-            discovery: false,
-            ping_every: None,
-            relay: None,
+            ..Config::default()
         };
         let (host_id, guest_id) = (Identity::generate(), Identity::generate());
         let host = Node::start(&host_id, config()).await.unwrap();
@@ -446,6 +444,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             store: None,
             clock: Clock::new(),
             rng: &mut rng,
+            watch: None,
         };
         let ended = play_table(host_stream, guest.peer_id(), &mut side, &mut |_, _| {})
             .await
@@ -474,6 +473,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             store: None,
             clock: Clock::new(),
             rng: &mut guest_rng,
+            watch: None,
         };
         let (mut quiet_host, mut quiet_guest) = (|_: &Session, _: &_| {}, |_: &Session, _: &_| {});
         let (host_end, guest_end) = tokio::join!(

@@ -443,3 +443,176 @@ fn without_a_display_the_window_says_so_in_one_line() {
     assert!(stderr.contains("armada host --bot"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Steps the window, letting real time pass for the network, until `done` holds.
+fn until(
+    harness: &mut Harness<'_, Armada>,
+    what: &str,
+    done: impl Fn(&Harness<'_, Armada>) -> bool,
+) {
+    for _ in 0..1200 {
+        if done(harness) {
+            return;
+        }
+        harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("waited in vain for {what}");
+}
+
+#[test]
+fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(&dir.path().join("host"))).unwrap();
+    let loopback = armada::net::Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ..armada::net::Config::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 1000.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut Armada| {
+                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
+                app.show(ui, now);
+            },
+            Armada::new(Some(store)).with_network(loopback),
+        );
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the invite", |h| h.state().invite().is_some());
+    assert!(has(&harness, "Waiting for your friend"));
+    let link = harness.state().invite().unwrap().to_owned();
+    assert!(link.starts_with("armada://join/"));
+    let guest_data = dir.path().join("guest");
+    let mut guest = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
+        .args(["join", &link, "--bot", "easy", "--no-discovery"])
+        .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
+        .arg(&guest_data)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    let mut clicks = 0;
+    loop {
+        until(&mut harness, "my move", |h| {
+            has(h, "Your move") || has(h, "Game over")
+        });
+        if has(&harness, "Game over") {
+            break;
+        }
+        assert!(has(&harness, "Connected directly"), "loopback is direct");
+        if let Some(target) = harness
+            .query_all_by_label_contains("Enemy waters")
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.ends_with(": unknown"))
+            })
+        {
+            target.click();
+        }
+        harness.step();
+        clicks += 1;
+        assert!(clicks < 400, "the game does not end");
+    }
+    until(&mut harness, "the verdict", |h| {
+        has(h, "Opponent's answers: All")
+    });
+    assert!(has(&harness, "Your answers: All"));
+    let status = guest.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    for side in ["host", "guest"] {
+        let tables = dir.path().join(side).join("tables");
+        let transcript = std::fs::read_dir(&tables)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "armada"))
+            .unwrap();
+        let report = armada::fair::verify::verify(&std::fs::read(transcript).unwrap());
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{side}"
+        );
+    }
+}
+
+#[test]
+fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
+        .args(["host", "--bot", "medium", "--no-discovery"])
+        .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
+        .arg(dir.path().join("host"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(host.stdout.take().unwrap()));
+    let link = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("armada://join/"))
+        .unwrap();
+    std::thread::spawn(move || for _ in lines {});
+    let store = armada::store::Store::open(Some(&dir.path().join("guest"))).unwrap();
+    let loopback = armada::net::Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ..armada::net::Config::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 1000.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut Armada| {
+                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
+                app.show(ui, now);
+            },
+            Armada::new(Some(store)).with_network(loopback),
+        );
+    // Nonsense is refused on the spot, with the reason.
+    let field = "Paste your friend's invite (armada://join/…)";
+    harness.get_by_label(field).focus();
+    harness.run();
+    harness
+        .get_by_label(field)
+        .type_text("armada://join/nonsense");
+    harness.run();
+    click(&mut harness, "Join");
+    assert!(has(&harness, "That is not an invite"));
+    harness.get_by_label(field).focus();
+    harness.run();
+    for _ in 0.."armada://join/nonsense".chars().count() {
+        harness.key_press(egui::Key::Backspace);
+    }
+    harness.run();
+    harness.get_by_label(field).type_text(&link);
+    harness.run();
+    click(&mut harness, "Join");
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    click(&mut harness, "Place automatically");
+    // The guest's button is Ready; the host (a computer) starts.
+    click(&mut harness, "Ready");
+    until(&mut harness, "the battle", |h| has(h, "Resign"));
+    click(&mut harness, "Resign");
+    click(&mut harness, "Yes, resign");
+    until(&mut harness, "the verdict", |h| {
+        has(h, "Opponent's answers: All")
+    });
+    assert!(has(&harness, "You lose."));
+    // Leaving the table lets the host's process end.
+    click(&mut harness, "Home");
+    let status = host.wait().unwrap();
+    assert!(status.success());
+}

@@ -25,7 +25,7 @@ impl Play {
         store: Option<&Store>,
         stage: Stage,
     ) -> bool {
-        let session = self.local.session();
+        let session = self.driver.session();
         let Some(game) = session.table().game().cloned() else {
             return false;
         };
@@ -35,6 +35,7 @@ impl Play {
         if mine {
             self.battle_keys(ui, now, &game);
         }
+        self.link_line(ui, t);
         self.turn_line(ui, now, t, &game, stage);
         let cell = cell_size(ui.available_width(), game.variant().size().side());
         ui.horizontal_top(|ui| {
@@ -52,6 +53,9 @@ impl Play {
         if stage == Stage::Battle {
             if game.variant().has_weapons() {
                 self.weapon_bar(ui, t, &game);
+            }
+            if matches!(self.driver, super::Driver::Remote(_)) {
+                self.draw(ui, now, t, &game);
             }
             self.resign(ui, now, t);
         } else {
@@ -117,18 +121,19 @@ impl Play {
     }
 
     fn fire(&mut self, now: Millis, game: &Game, cell: Coord) {
-        let me = self.local.session().seat();
+        let me = self.driver.session().seat();
         let action = self.aim(cell);
-        if game.check(me, &action).is_ok() && self.local.command(now, Command::Act(action)).is_ok()
+        if game.check(me, &action).is_ok() && self.driver.command(now, Command::Act(action)).is_ok()
         {
             // The radar picture serves one action, then it is gone for good.
             self.radar = None;
+            self.refused = None;
             self.tool = Tool::Shot;
         }
     }
 
     fn turn_line(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, stage: Stage) {
-        let session = self.local.session();
+        let session = self.driver.session();
         let me = session.seat();
         let waiting = session.table().pending().is_some();
         let id = match stage {
@@ -151,6 +156,7 @@ impl Play {
             && !waiting
             && let Some(deadline) = session.poll_timeout()
         {
+            let now = self.driver.clock(now);
             let move_ms = Millis::from(settings.move_ms);
             let end = if game.mover() == me {
                 deadline
@@ -169,7 +175,7 @@ impl Play {
     }
 
     fn own_board(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, cell: f32) {
-        let session = self.local.session();
+        let session = self.driver.session();
         let me = session.seat();
         let size = game.variant().size();
         let decks = session
@@ -209,7 +215,7 @@ impl Play {
         cell: f32,
         mine: bool,
     ) {
-        let me = self.local.session().seat();
+        let me = self.driver.session().seat();
         let size = game.variant().size();
         let chart = *game.chart(me);
         let hidden = self.hidden(now, me);
@@ -296,7 +302,7 @@ impl Play {
     }
 
     fn weapon_bar(&mut self, ui: &mut egui::Ui, t: &Text, game: &Game) {
-        let stock = game.stock(self.local.session().seat());
+        let stock = game.stock(self.driver.session().seat());
         ui.horizontal(|ui| {
             let tools = [
                 (Tool::Shot, t.get("weapon-shot"), true),
@@ -340,6 +346,55 @@ impl Play {
         }
     }
 
+    /// A friend table's connection, and what the network side refused of ours.
+    fn link_line(&mut self, ui: &mut egui::Ui, t: &Text) {
+        let Some(remote) = self.driver.remote() else {
+            return;
+        };
+        if let Some(why) = remote.take_refused() {
+            self.refused = Some(why);
+        }
+        let link = super::link_line(t, remote.link());
+        let failed = match remote.ended() {
+            Some(Err(why)) => Some(t.with("friend-failed", &[("why", Arg::from(why.clone()))])),
+            _ => None,
+        };
+        ui.label(link);
+        if let Some(line) = failed {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), line);
+        }
+        if let Some(why) = &self.refused {
+            ui.colored_label(
+                Color32::from_rgb(240, 120, 110),
+                t.with("refused", &[("why", Arg::from(why.clone()))]),
+            );
+        }
+    }
+
+    /// Draw offers, at a friend's table.
+    fn draw(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game) {
+        let me = self.driver.session().seat();
+        ui.horizontal(|ui| match game.draw_offer() {
+            Some(seat) if seat == me => {
+                ui.label(t.get("draw-offered"));
+            }
+            Some(_) => {
+                ui.label(t.get("draw-theirs"));
+                if ui.button(t.get("draw-accept")).clicked() {
+                    let _ = self.driver.command(now, Command::AnswerDraw(true));
+                }
+                if ui.button(t.get("draw-decline")).clicked() {
+                    let _ = self.driver.command(now, Command::AnswerDraw(false));
+                }
+            }
+            None => {
+                if ui.button(t.get("draw-offer")).clicked() {
+                    let _ = self.driver.command(now, Command::OfferDraw);
+                }
+            }
+        });
+    }
+
     fn resign(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
         if !self.confirm_resign {
             if ui.button(t.get("resign")).clicked() {
@@ -351,7 +406,7 @@ impl Play {
             ui.label(t.get("resign-confirm"));
             if ui.button(t.get("resign-yes")).clicked() {
                 self.confirm_resign = false;
-                let _ = self.local.command(now, Command::Resign);
+                let _ = self.driver.command(now, Command::Resign);
             }
             if ui.button(t.get("resign-no")).clicked() {
                 self.confirm_resign = false;
@@ -367,7 +422,7 @@ impl Play {
         store: Option<&Store>,
         game: &Game,
     ) -> bool {
-        let session = self.local.session();
+        let session = self.driver.session();
         let me = session.seat();
         ui.add_space(8.0);
         if let Some(ending) = game.ending() {
@@ -401,13 +456,13 @@ impl Play {
                 .add_enabled(settled, egui::Button::new(t.get("play-again")))
                 .clicked()
             {
-                let _ = self.local.command(now, Command::PlayAgain);
+                let _ = self.driver.command(now, Command::PlayAgain);
             }
             if let Some(store) = store
                 && ui.button(t.get("save-transcript")).clicked()
             {
-                let id = self.local.session().table().id();
-                self.saved = Some(match store.save(self.local.session()) {
+                let id = self.driver.session().table().id();
+                self.saved = Some(match store.save(self.driver.session()) {
                     Ok(()) => t.with(
                         "saved-to",
                         &[(

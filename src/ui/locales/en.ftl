@@ -13,7 +13,22 @@ mode-armada = Armada: 10×10 with torpedoes, air strikes and radar
 mode-classic = Classic { $side }×{ $side }, shots only
 home-timer = Move timer: 15 seconds a move
 home-friend = Play a friend
-home-friend-terminal = Friend tables run in the terminal for now: one of you runs “armada host”, the other “armada join” with the invite it prints (see README).
+home-host = Open a table
+home-invite-hint = Paste your friend's invite (armada://join/…)
+home-join = Join
+friend-waiting = Your table is open. Give this invite to your friend:
+friend-copy = Copy the invite
+friend-failed = The table could not go on: { $why }
+friend-bad-invite = That is not an invite: { $why }
+friend-no-store = Friend tables need a place to save games, and there is none.
+cancel = Cancel
+link-connecting = Connecting…
+link-waiting = Waiting for your friend…
+link-direct = Connected directly
+link-relayed = Connected through a relay
+link-reconnecting = Connection lost — reconnecting…
+link-gone = Your opponent is gone: a forfeit is claimed on the record.
+refused = Refused: { $why }
 home-past = Past games
 home-past-none = No finished games yet.
 past-computer = the computer ({ $level })
@@ -38,8 +53,9 @@ placement-left = { $count ->
     [one] One ship to place
    *[other] { $count } ships to place
 }
-placement-ready = Fleet placed: press Start.
-placement-waiting = Waiting for the opponent's fleet…
+placement-ready-button = Ready
+placement-ready = Every ship is placed.
+placement-waiting = Waiting for the opponent…
 problem-off-board = The ship would run off the board.
 problem-overlap = The ship would lie on another ship.
 problem-touch = Ships may not touch, not even at a corner.

@@ -13,7 +13,22 @@ mode-armada = Armada: 10×10 с торпедами, авиаударами и р
 mode-classic = Классика { $side }×{ $side }, только выстрелы
 home-timer = Таймер хода: 15 секунд на ход
 home-friend = Играть с другом
-home-friend-terminal = Пока игра с другом идёт в терминале: один запускает «armada host», другой — «armada join» с приглашением, которое тот напечатает (см. README).
+home-host = Открыть стол
+home-invite-hint = Вставьте приглашение друга (armada://join/…)
+home-join = Присоединиться
+friend-waiting = Ваш стол открыт. Дайте это приглашение другу:
+friend-copy = Скопировать приглашение
+friend-failed = Игра не может продолжиться: { $why }
+friend-bad-invite = Это не приглашение: { $why }
+friend-no-store = Для игры с другом нужно место для сохранения игр, а его нет.
+cancel = Отмена
+link-connecting = Соединение…
+link-waiting = Ждём друга…
+link-direct = Соединено напрямую
+link-relayed = Соединено через ретранслятор
+link-reconnecting = Соединение потеряно — восстанавливаем…
+link-gone = Соперник пропал: техническое поражение записано в протокол.
+refused = Отклонено: { $why }
 home-past = Прошлые игры
 home-past-none = Завершённых игр пока нет.
 past-computer = компьютер ({ $level })
@@ -40,8 +55,9 @@ placement-left = { $count ->
     [few] Осталось { $count } корабля
    *[other] Осталось { $count } кораблей
 }
-placement-ready = Флот расставлен: нажмите «Начать игру».
-placement-waiting = Ждём флот соперника…
+placement-ready-button = Готов
+placement-ready = Все корабли расставлены.
+placement-waiting = Ждём соперника…
 problem-off-board = Корабль вышел бы за край поля.
 problem-overlap = Корабль лёг бы на другой корабль.
 problem-touch = Корабли не могут касаться, даже углами.

@@ -13,7 +13,22 @@ mode-armada = Armada: 10×10 з торпедами, авіаударами та 
 mode-classic = Класика { $side }×{ $side }, лише постріли
 home-timer = Таймер ходу: 15 секунд на хід
 home-friend = Грати з другом
-home-friend-terminal = Поки що гра з другом іде в терміналі: один запускає «armada host», інший — «armada join» із запрошенням, яке той надрукує (див. README).
+home-host = Відкрити стіл
+home-invite-hint = Вставте запрошення друга (armada://join/…)
+home-join = Приєднатися
+friend-waiting = Ваш стіл відкрито. Дайте це запрошення другові:
+friend-copy = Копіювати запрошення
+friend-failed = Гра не може продовжитися: { $why }
+friend-bad-invite = Це не запрошення: { $why }
+friend-no-store = Для гри з другом потрібне місце для збереження ігор, а його немає.
+cancel = Скасувати
+link-connecting = З'єднання…
+link-waiting = Чекаємо на друга…
+link-direct = З'єднано напряму
+link-relayed = З'єднано через ретранслятор
+link-reconnecting = З'єднання втрачено — відновлюємо…
+link-gone = Суперник зник: технічну поразку зафіксовано в протоколі.
+refused = Відхилено: { $why }
 home-past = Минулі ігри
 home-past-none = Завершених ігор ще немає.
 past-computer = комп'ютер ({ $level })
@@ -40,8 +55,9 @@ placement-left = { $count ->
     [few] Залишилося { $count } кораблі
    *[other] Залишилося { $count } кораблів
 }
-placement-ready = Флот розставлено: натисніть «Почати гру».
-placement-waiting = Чекаємо на флот суперника…
+placement-ready-button = Готово
+placement-ready = Усі кораблі розставлено.
+placement-waiting = Чекаємо на суперника…
 problem-off-board = Корабель вийшов би за межі поля.
 problem-overlap = Корабель ліг би на інший корабель.
 problem-touch = Кораблі не можуть торкатися, навіть кутами.

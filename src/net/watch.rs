@@ -1,0 +1,67 @@
+//! What a network table tells a window that plays it: snapshots of the session, its
+//! events, how the connection goes, refused commands, and the end.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use super::Route;
+use crate::session::{Event, Session};
+
+/// One thing the window learns about its table.
+#[derive(Debug)]
+pub enum Update {
+    /// The invite link of a hosted table, to give to the friend.
+    Invite(String),
+    /// How the connection goes.
+    Link(Link),
+    /// The session as it is now (after every change), and the table clock's time.
+    Snapshot(Box<Session>, crate::session::Millis),
+    /// One of the session's events, in order.
+    Event(Event),
+    /// A command of the window's was refused, and why.
+    Refused(String),
+    /// The table is over for this side: `Ok(finished)`, or why it failed.
+    Ended(Result<bool, String>),
+}
+
+/// The connection's state, as the window shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Starting the node, dialling the host.
+    Connecting,
+    /// The table is open; no guest yet.
+    Waiting,
+    /// Connected, directly or through a relay.
+    Route(Route),
+    /// The link broke; redialling (or waiting for the guest to).
+    Reconnecting,
+    /// The other player stayed away past the grace: a forfeit is claimed.
+    Gone,
+}
+
+/// Where a table sends its updates, and how it wakes the window.
+#[derive(Clone)]
+pub struct Watch {
+    tx: mpsc::Sender<Update>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").finish_non_exhaustive()
+    }
+}
+
+impl Watch {
+    /// A watch that calls `wake` after each update; the receiver for the window.
+    pub fn new(wake: Arc<dyn Fn() + Send + Sync>) -> (Self, mpsc::Receiver<Update>) {
+        let (tx, rx) = mpsc::channel();
+        (Self { tx, wake }, rx)
+    }
+
+    /// Sends `update` (dropped if the window is gone) and wakes the window.
+    pub fn send(&self, update: Update) {
+        let _ = self.tx.send(update);
+        (self.wake)();
+    }
+}

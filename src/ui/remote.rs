@@ -1,0 +1,181 @@
+//! A table with a friend over the network, for the window: the network side (node,
+//! table, reconnects, saving) runs on a thread of its own; the window sends it
+//! commands and reads back snapshots of the session, its events and the link's state.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+
+use crate::net::{Config, Link, Player, Seating, Update, Watch, WindowSide};
+use crate::session::{Command, CommandError, Event, Millis, Session};
+use crate::store::Store;
+
+/// The window's end of a network table.
+#[derive(Debug)]
+pub struct Remote {
+    commands: mpsc::Sender<Command>,
+    updates: std::sync::mpsc::Receiver<Update>,
+    session: Option<Session>,
+    /// The table clock's time of the latest snapshot, and when it came.
+    clock: (Millis, Instant),
+    events: VecDeque<Event>,
+    invite: Option<String>,
+    link: Option<Link>,
+    refused: Option<String>,
+    ended: Option<Result<bool, String>>,
+}
+
+/// How the network side of a table starts.
+enum Start {
+    Host(armada_proto::Settings),
+    Join(String),
+}
+
+impl Remote {
+    /// Opens a table with `settings`; the invite comes as soon as the node is up.
+    pub fn host(
+        store: Store,
+        config: Config,
+        settings: armada_proto::Settings,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        Self::start(store, config, Start::Host(settings), wake)
+    }
+
+    /// Joins the table of `invite` (a link or a code).
+    pub fn join(
+        store: Store,
+        config: Config,
+        invite: &str,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        Self::start(store, config, Start::Join(invite.trim().to_owned()), wake)
+    }
+
+    fn start(
+        store: Store,
+        config: Config,
+        start: Start,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        let (watch, updates) = Watch::new(wake);
+        let (commands, inbox) = mpsc::channel(64);
+        let seating = Seating {
+            config,
+            store,
+            player: Player::Window(WindowSide::new(inbox)),
+            watch: Some(watch.clone()),
+        };
+        std::thread::spawn(move || {
+            let result = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .map_err(anyhow::Error::from)
+                .and_then(|runtime| {
+                    runtime.block_on(async move {
+                        let mut say = |line: &str| tracing::info!(line, "table");
+                        match start {
+                            Start::Host(settings) => {
+                                crate::net::host(seating, settings, false, &mut say).await
+                            }
+                            Start::Join(invite) => {
+                                crate::net::join(seating, &invite, false, &mut say).await
+                            }
+                        }
+                    })
+                });
+            watch.send(Update::Ended(
+                result
+                    .map(|outcome| outcome.finished)
+                    .map_err(|e| format!("{e:#}")),
+            ));
+        });
+        Self {
+            commands,
+            updates,
+            session: None,
+            clock: (0, Instant::now()),
+            events: VecDeque::new(),
+            invite: None,
+            link: Some(Link::Connecting),
+            refused: None,
+            ended: None,
+        }
+    }
+
+    /// Takes in what the network side sent since the last call.
+    pub fn poll(&mut self) {
+        while let Ok(update) = self.updates.try_recv() {
+            match update {
+                Update::Invite(link) => self.invite = Some(link),
+                Update::Link(link) => self.link = Some(link),
+                Update::Snapshot(session, now) => {
+                    self.session = Some(*session);
+                    self.clock = (now, Instant::now());
+                }
+                Update::Event(event) => self.events.push_back(event),
+                Update::Refused(why) => self.refused = Some(why),
+                Update::Ended(result) => self.ended = Some(result),
+            }
+        }
+    }
+
+    /// Whether the table has a game open (both players are in), so it can be shown.
+    pub fn ready(&self) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| s.table().game_id().is_some())
+    }
+
+    /// The session as last reported (once [`Remote::ready`], always there).
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The table clock now, for showing deadlines.
+    pub fn now(&self) -> Millis {
+        self.clock.0 + self.clock.1.elapsed().as_millis() as Millis
+    }
+
+    pub fn invite(&self) -> Option<&str> {
+        self.invite.as_deref()
+    }
+
+    pub fn link(&self) -> Option<&Link> {
+        self.link.as_ref()
+    }
+
+    /// Why the last command was refused, once.
+    pub fn take_refused(&mut self) -> Option<String> {
+        self.refused.take()
+    }
+
+    /// How the network side ended, if it did.
+    pub fn ended(&self) -> Option<&Result<bool, String>> {
+        self.ended.as_ref()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Hands a command to the network side (it answers a refusal with
+    /// [`Remote::take_refused`]).
+    pub fn command(&mut self, command: Command) -> Result<(), CommandError> {
+        self.commands
+            .try_send(command)
+            .map_err(|_| CommandError::NotNow("the table is closed"))
+    }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        // Leaving the screen leaves the table; the network side says goodbye.
+        let _ = self
+            .commands
+            .try_send(Command::Leave("the player left".into()));
+    }
+}
