@@ -496,7 +496,11 @@ impl Armada {
                 }
             };
         }
-        self.play = Some(Box::new(Play::new(Driver::Local(Box::new(local)), now, &self.text)));
+        self.play = Some(Box::new(Play::new(
+            Driver::Local(Box::new(local)),
+            now,
+            &self.text,
+        )));
         self.home = None;
     }
 
@@ -509,7 +513,11 @@ impl Armada {
                 if self.fast {
                     local = local.without_pauses();
                 }
-                self.play = Some(Box::new(Play::new(Driver::Local(Box::new(local)), now, &self.text)));
+                self.play = Some(Box::new(Play::new(
+                    Driver::Local(Box::new(local)),
+                    now,
+                    &self.text,
+                )));
                 self.home = None;
             }
             Err(error) => tracing::error!(%error, "cannot resume the table"),
