@@ -236,12 +236,14 @@ impl Armada {
     /// Draws the window and handles what the player did; `now` is the window's clock.
     pub fn show(&mut self, ui: &mut egui::Ui, now: Millis) {
         if let Some(play) = &mut self.play {
-            play.advance(now, &self.text);
+            // News first (a network snapshot and its events together), then the
+            // events: the screen never draws a state whose events it has not seen.
             if let Some(at) = play.driver.tick(now) {
                 let wait = at.saturating_sub(now).max(16);
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(wait));
             }
+            play.advance(now, &self.text);
             if !play.anims.is_empty() || play.radar.is_some() {
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(50));

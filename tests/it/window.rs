@@ -310,6 +310,18 @@ fn every_language_has_every_message_and_each_parses() {
         let ids: BTreeSet<String> = ids.into_iter().collect();
         assert_eq!(ids, english, "{lang:?} has exactly the English messages");
     }
+    // Each is translated: no Ukrainian or Russian text is the English one, but for
+    // these, which are the same in every language.
+    let same_everywhere = ["app-title", "why-other", "cell-label"];
+    for lang in [Lang::Uk, Lang::Ru] {
+        let (en, other) = (Text::new(Lang::En), Text::new(lang));
+        for id in &english {
+            if same_everywhere.contains(&id.as_str()) {
+                continue;
+            }
+            assert_ne!(en.get(id), other.get(id), "{lang:?} leaves {id} in English");
+        }
+    }
     // Every message id the window's code asks for exists.
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
     let mut used = BTreeSet::new();
@@ -615,4 +627,216 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     click(&mut harness, "Home");
     let status = host.wait().unwrap();
     assert!(status.success());
+}
+
+/// The label of an enemy cell whose whole 3×3 square lies on the board and holds an
+/// unmarked cell: a legal centre for an air strike or a radar.
+fn legal_centre(harness: &Harness<'_, Armada>) -> String {
+    let session = harness.state().session().unwrap();
+    let game = session.table().game().unwrap();
+    let me = session.seat();
+    let size = game.variant().size();
+    let centre = size
+        .cells()
+        .find(|c| {
+            game.check(me, &armada::rules::Action::AirStrike(*c))
+                .is_ok()
+        })
+        .expect("some square is open");
+    let _ = size;
+    format!("Enemy waters {centre}:")
+}
+
+/// The player's own latest action (the computer may have moved since).
+fn last_action(harness: &Harness<'_, Armada>) -> armada::rules::Action {
+    let session = harness.state().session().unwrap();
+    let me = session.seat();
+    let history = session.table().history();
+    history.iter().rev().find(|p| p.seat == me).unwrap().action
+}
+
+#[test]
+fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Easy");
+    click(&mut harness, "Place automatically");
+    click(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    // Torpedo: along row 1 to the right from wherever the pointer is on that row.
+    click(&mut harness, "Torpedo ×2 (2)");
+    assert!(has(&harness, "Torpedo runs → — R turns it"));
+    let cell = legal_centre(&harness);
+    harness
+        .get_all_by_label_contains(&cell)
+        .next()
+        .unwrap()
+        .click();
+    harness.run();
+    assert!(matches!(
+        last_action(&harness),
+        armada::rules::Action::Torpedo(_)
+    ));
+    until_my_move(&mut harness);
+    assert!(has(&harness, "Torpedo ×1 (2)"), "one torpedo is spent");
+    // Air strike on a legal centre.
+    click(&mut harness, "Air strike ×2 (3)");
+    let cell = legal_centre(&harness);
+    harness
+        .get_all_by_label_contains(&cell)
+        .next()
+        .unwrap()
+        .click();
+    harness.run();
+    assert!(matches!(
+        last_action(&harness),
+        armada::rules::Action::AirStrike(_)
+    ));
+    until_my_move(&mut harness);
+    // Radar: its picture is shown…
+    click(&mut harness, "Radar ×1 (4)");
+    let cell = legal_centre(&harness);
+    harness
+        .get_all_by_label_contains(&cell)
+        .next()
+        .unwrap()
+        .click();
+    // One frame: the picture stays about three seconds, and each test frame is ¼ s.
+    harness.step();
+    harness.step();
+    assert!(matches!(
+        last_action(&harness),
+        armada::rules::Action::Radar(_)
+    ));
+    assert!(has(&harness, "in the square (shown for a moment)"));
+    let radar_spent = harness
+        .query_all_by_label_contains("Radar ×0")
+        .next()
+        .is_some();
+    assert!(radar_spent, "the radar is spent");
+    drop(harness);
+    // …and not again after the window is rebuilt over the same table.
+    let harness = window(dir.path());
+    assert!(has(&harness, "Enemy waters"));
+    assert!(!has(&harness, "in the square (shown for a moment)"));
+}
+
+fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+    let store = armada::store::Store::open(Some(dir)).unwrap();
+    let loopback = armada::net::Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ..armada::net::Config::default()
+    };
+    Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 1000.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut Armada| {
+                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
+                app.show(ui, now);
+            },
+            Armada::new(Some(store)).with_network(loopback),
+        )
+}
+
+/// Steps both windows, with real time for the network, until `done` holds.
+fn both_until(
+    a: &mut Harness<'_, Armada>,
+    b: &mut Harness<'_, Armada>,
+    what: &str,
+    done: impl Fn(&Harness<'_, Armada>, &Harness<'_, Armada>) -> bool,
+) {
+    for _ in 0..1200 {
+        if done(a, b) {
+            return;
+        }
+        a.step();
+        b.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let labels = |h: &Harness<'_, Armada>| {
+        h.query_all_by_label_contains(" ")
+            .filter_map(|n| n.accesskit_node().label())
+            .filter(|l| !l.contains("waters") && !l.contains("fleet "))
+            .collect::<Vec<_>>()
+    };
+    panic!(
+        "waited in vain for {what}: {:?} / {:?}",
+        labels(a),
+        labels(b)
+    );
+}
+
+#[test]
+fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = friend_window(&dir.path().join("host"));
+    let mut guest = friend_window(&dir.path().join("guest"));
+    click(&mut host, "Open a table");
+    until(&mut host, "the invite", |h| h.state().invite().is_some());
+    let link = host.state().invite().unwrap().to_owned();
+    let field = "Paste your friend's invite (armada://join/…)";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    click(&mut guest, "Join");
+    both_until(&mut host, &mut guest, "both placing", |h, g| {
+        has(h, "Place your fleet") && has(g, "Place your fleet")
+    });
+    // The guest is Ready first; then the host starts.
+    click(&mut guest, "Place automatically");
+    click(&mut guest, "Ready");
+    click(&mut host, "Place automatically");
+    click(&mut host, "Start the game");
+    both_until(&mut host, &mut guest, "the battle", |h, g| {
+        has(h, "Offer a draw") && has(g, "Offer a draw")
+    });
+    let first = host
+        .state()
+        .session()
+        .unwrap()
+        .table()
+        .game()
+        .unwrap()
+        .mover();
+    // Whoever moves offers a draw; the other accepts it.
+    let (offerer, answerer) = if first == armada::rules::Seat::Host {
+        (&mut host, &mut guest)
+    } else {
+        (&mut guest, &mut host)
+    };
+    click(offerer, "Offer a draw");
+    both_until(offerer, answerer, "the offer", |_, a| {
+        has(a, "Your opponent offers a draw.")
+    });
+    click(answerer, "Accept");
+    both_until(&mut host, &mut guest, "the verdicts", |h, g| {
+        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+    });
+    assert!(has(&host, "A draw.") && has(&guest, "A draw."));
+    assert!(has(&host, "Both agreed to a draw."));
+    // Play again: a new game, the other side moves first, the score kept.
+    click(&mut host, "Play again");
+    click(&mut guest, "Play again");
+    both_until(&mut host, &mut guest, "the second placement", |h, g| {
+        has(h, "Place your fleet") && has(g, "Place your fleet")
+    });
+    assert!(has(&host, "Score: you 0.5 — 0.5 opponent"));
+    click(&mut guest, "Place automatically");
+    click(&mut guest, "Ready");
+    click(&mut host, "Place automatically");
+    click(&mut host, "Start the game");
+    both_until(&mut host, &mut guest, "the second battle", |h, g| {
+        has(h, "Offer a draw") && has(g, "Offer a draw")
+    });
+    let second = host
+        .state()
+        .session()
+        .unwrap()
+        .table()
+        .game()
+        .unwrap()
+        .mover();
+    assert_eq!(second, first.other(), "seats swap who moves first");
 }
