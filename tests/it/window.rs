@@ -840,3 +840,45 @@ fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped
         .mover();
     assert_eq!(second, first.other(), "seats swap who moves first");
 }
+
+/// A screen in `lang`, rendered (wgpu on the machine's Vulkan driver, Mesa's
+/// lavapipe in CI) and compared with the committed image `name`: a missing glyph
+/// would draw as a box and differ.
+fn snapshot_in(lang: Lang, name: &str, level: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let prefs = armada::ui::Prefs {
+        lang,
+        ..armada::ui::Prefs::default()
+    };
+    std::fs::write(
+        dir.path().join("window.json"),
+        serde_json::to_vec(&prefs).unwrap(),
+    )
+    .unwrap();
+    let mut harness = Harness::builder()
+        .with_size(egui::Vec2::new(1000.0, 640.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut Armada| app.show(ui, 0),
+            Armada::new(Some(store)).without_pauses(),
+        );
+    harness.run();
+    if let Some(level) = level {
+        click(&mut harness, level);
+    }
+    // A few hundred pixels of slack for another CPU's rasteriser; a missing glyph
+    // changes far more.
+    let options = egui_kittest::SnapshotOptions::new().failed_pixel_count_threshold(300);
+    harness.snapshot_options(name, &options);
+}
+
+#[test]
+fn a_ukrainian_screen_renders_every_glyph() {
+    snapshot_in(Lang::Uk, "home_uk", None);
+}
+
+#[test]
+fn a_russian_screen_renders_every_glyph() {
+    snapshot_in(Lang::Ru, "placement_ru", Some("Средне"));
+}
