@@ -37,6 +37,11 @@ impl Play {
         }
         self.link_line(ui, t);
         self.turn_line(ui, now, t, &game, stage);
+        let mut home = false;
+        if stage == Stage::Over {
+            // The outcome first, the boards (with the revealed fleet) below.
+            home = self.results(ui, now, t, store, &game);
+        }
         let cell = cell_size(ui.available_width(), game.variant().size().side());
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
@@ -49,7 +54,6 @@ impl Play {
                 self.enemy_board(ui, now, t, &game, cell, mine);
             });
         });
-        let mut home = false;
         if stage == Stage::Battle {
             if game.variant().has_weapons() {
                 self.weapon_bar(ui, t, &game);
@@ -58,8 +62,6 @@ impl Play {
                 self.draw(ui, now, t, &game);
             }
             self.resign(ui, now, t);
-        } else {
-            home = self.results(ui, now, t, store, &game);
         }
         ui.add_space(8.0);
         ui.collapsing(t.get("log-title"), |ui| {
@@ -219,11 +221,23 @@ impl Play {
         let size = game.variant().size();
         let chart = *game.chart(me);
         let hidden = self.hidden(now, me);
+        // Once revealed at the end, the enemy's ships are shown where they lay.
+        let revealed = self
+            .driver
+            .session()
+            .table()
+            .revealed_fleet(me.other())
+            .map_or(CellSet::EMPTY, crate::rules::Fleet::decks);
         let look = |c: Coord| {
             if hidden.contains(c) {
                 return Look::Unknown;
             }
-            chart_look(chart.mark(c)).unwrap_or(Look::Unknown)
+            let unknown = if revealed.contains(c) {
+                Look::Ship
+            } else {
+                Look::Unknown
+            };
+            chart_look(chart.mark(c)).unwrap_or(unknown)
         };
         let mut overlays = Vec::new();
         if let Some((picture, _)) = &self.radar {
@@ -274,16 +288,18 @@ impl Play {
             self.cursor = c;
             self.fire(now, game, c);
         }
-        if let Some(why) = refused {
-            ui.colored_label(
-                Color32::from_rgb(240, 120, 110),
-                t.with("aim-refused", &[("why", Arg::from(why))]),
-            );
-        }
-        if let Some((picture, _)) = &self.radar {
-            let decks = picture.iter().filter(|(_, deck)| *deck).count();
-            ui.label(t.with("radar-picture", &[("decks", Arg::from(decks))]));
-        }
+        // One line under the chart, always there (the controls below never jump): why
+        // the aim is refused where the pointer is, or what the radar shows.
+        let line = match (&self.radar, refused.filter(|_| hover.is_some())) {
+            (Some((picture, _)), _) => {
+                let decks = picture.iter().filter(|(_, deck)| *deck).count();
+                RichText::new(t.with("radar-picture", &[("decks", Arg::from(decks))]))
+            }
+            (None, Some(why)) => RichText::new(t.with("aim-refused", &[("why", Arg::from(why))]))
+                .color(Color32::from_rgb(240, 120, 110)),
+            (None, None) => RichText::new(" "),
+        };
+        ui.label(line);
     }
 
     /// Cells of `seat`'s running or queued animations not shown yet.

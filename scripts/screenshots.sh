@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Starts the real `armada` window under Xvfb, plays into each screen with xdotool and
+# saves a PNG of each in docs/ (the README shows them). Needs Xvfb, xdotool and
+# ImageMagick's `import` (Debian: xvfb xdotool imagemagick) and Mesa.
+# Usage: scripts/screenshots.sh [PATH-TO-ARMADA]   (default: target/release/armada)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+armada=${1:-target/release/armada}
+display=:$((90 + RANDOM % 9))
+data=$(mktemp -d)
+Xvfb "$display" -screen 0 1100x760x24 >/dev/null 2>&1 &
+xvfb=$!
+app=
+cleanup() {
+    [ -n "$app" ] && kill "$app" 2>/dev/null
+    kill "$xvfb" 2>/dev/null
+    rm -rf "$data"
+}
+trap cleanup EXIT
+export DISPLAY=$display
+sleep 1
+shot() { import -window root "docs/$1.png"; echo "docs/$1.png"; }
+click() { xdotool mousemove "$1" "$2"; sleep 0.3; xdotool click 1; sleep "${3:-0.6}"; }
+key() { xdotool key "$1"; sleep "${2:-0.3}"; }
+
+"$armada" window --data-dir "$data" 2>/dev/null &
+app=$!
+sleep 4
+shot home
+click 78 237 1.2          # Medium
+click 60 145              # the battleship at A1
+xdotool mousemove 180 345 # the cruiser's ghost, touching nothing yet
+sleep 0.6
+shot placement
+click 507 338             # Place automatically
+click 494 217 2           # Start the game
+# A few shots down the middle of the enemy waters (the computer answers in between),
+# then an air strike, caught while its shells fall.
+for row in 0 2 4; do
+    click $((540 + 40 * 4)) $((168 + 40 * row)) 3
+done
+xdotool mousemove 1000 700
+click 217 578 2.5         # Air strike
+xdotool mousemove $((540 + 40 * 6)) $((168 + 40 * 6)); sleep 0.3; xdotool click 1
+sleep 0.35
+shot battle
+sleep 4
+xdotool mousemove 1000 700
+click 31 599 0.6          # Resign
+click 153 599 3         # Yes, resign
+shot results
+click 143 12 0.6          # the language menu
+click 140 56 1            # Українська
+shot results_uk
