@@ -49,6 +49,9 @@ struct NetArgs {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Measures the window: time to the first frame, frame CPU time while an air
+    /// strike's shells fall, resident memory (needs a display).
+    BenchWindow,
     /// Opens the window (what `armada` alone does).
     Window {
         /// Where saved games, the identity key and the window's preferences live.
@@ -179,6 +182,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    started();
     match run(&Cli::parse()) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
@@ -193,6 +197,7 @@ fn run(cli: &Cli) -> Result<u8> {
         return Ok(armada::ui::run(armada::store::Store::open(None).ok()));
     };
     match command {
+        Command::BenchWindow => bench_window(),
         Command::Window { data_dir } => Ok(armada::ui::run(
             armada::store::Store::open(data_dir.as_deref()).ok(),
         )),
@@ -295,6 +300,38 @@ fn table_settings(
     };
     Ok(armada::session::settings(variant, !no_timer, grace * 1000))
 }
+
+/// `armada bench-window`: the window's first frame, frames during an air strike,
+/// memory; the last line carries the figures.
+fn bench_window() -> Result<u8> {
+    let dir = tempfile::tempdir()?;
+    let store = armada::store::Store::open(Some(dir.path()))?;
+    let figures = armada::ui::bench(store, started())?;
+    let stats = |v: &[f64]| {
+        let mut sorted = v.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+        (at(0.5), at(0.99))
+    };
+    let (cpu_p50, cpu_p99) = stats(&figures.frame_cpu_ms);
+    let (wall_p50, wall_p99) = stats(&figures.frame_wall_ms);
+    println!(
+        "frames={} first_frame_ms={:.0} frame_cpu_p50_ms={cpu_p50:.2} frame_cpu_p99_ms={cpu_p99:.2} \
+         frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} rss_mib={:.0} peak_rss_mib={:.0}",
+        figures.frame_cpu_ms.len(),
+        figures.first_frame_ms,
+        figures.rss_mib,
+        figures.peak_rss_mib
+    );
+    Ok(0)
+}
+
+/// When the process started (as near as `main` knows).
+fn started() -> std::time::Instant {
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
 /// `armada bench-ai`: one level alone, or two against each other.
 fn bench_ai(

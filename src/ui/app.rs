@@ -233,6 +233,54 @@ impl Armada {
         self.play.as_ref().map(|p| p.driver.session())
     }
 
+    /// For the window benchmark: opens a game against the easy computer with the
+    /// fleet placed automatically and the game started.
+    pub fn bench_open(&mut self, now: Millis) {
+        self.open(Level::Easy, now);
+        if let Some(play) = &mut self.play {
+            let spec = play.draft.spec().clone();
+            let fleet = crate::rules::Placer::new(&spec).place(&mut rand::rng());
+            if play.driver.command(now, Command::Place(fleet)).is_ok() {
+                play.start = true;
+            }
+        }
+    }
+
+    /// For the window benchmark: fires an air strike at the first legal centre if it
+    /// is the player's move and no animation runs; whether it fired.
+    pub fn bench_air_strike(&mut self, now: Millis) -> bool {
+        let Some(play) = &mut self.play else {
+            return false;
+        };
+        if !play.anims.is_empty() {
+            return false;
+        }
+        let session = play.driver.session();
+        let me = session.seat();
+        let Some(game) = session.table().game().cloned() else {
+            return false;
+        };
+        if game.mover() != me || session.table().pending().is_some() {
+            return false;
+        }
+        let Some(centre) = game
+            .variant()
+            .size()
+            .cells()
+            .find(|c| game.check(me, &Action::AirStrike(*c)).is_ok())
+        else {
+            return false;
+        };
+        play.driver
+            .command(now, Command::Act(Action::AirStrike(centre)))
+            .is_ok()
+    }
+
+    /// Whether an action's animation is running.
+    pub fn animating(&self) -> bool {
+        self.play.as_ref().is_some_and(|p| !p.anims.is_empty())
+    }
+
     /// Draws the window and handles what the player did; `now` is the window's clock.
     pub fn show(&mut self, ui: &mut egui::Ui, now: Millis) {
         if let Some(play) = &mut self.play {

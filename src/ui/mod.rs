@@ -52,6 +52,93 @@ pub fn run(store: Option<crate::store::Store>) -> u8 {
     }
 }
 
+/// What `armada bench-window` measured.
+#[derive(Clone, Debug, Default)]
+pub struct WindowFigures {
+    /// From the start of the process to the end of the first frame.
+    pub first_frame_ms: f64,
+    /// eframe's CPU time per frame while an air strike's shells fall.
+    pub frame_cpu_ms: Vec<f64>,
+    /// Wall time between those frames (the software renderer included).
+    pub frame_wall_ms: Vec<f64>,
+    pub rss_mib: f64,
+    pub peak_rss_mib: f64,
+}
+
+/// Opens the real window, plays a game against the computer far enough for two air
+/// strikes, and measures the first frame, each frame while the shells fall, and the
+/// resident memory; then closes the window.
+pub fn bench(
+    store: crate::store::Store,
+    started: std::time::Instant,
+) -> anyhow::Result<WindowFigures> {
+    let figures = std::sync::Arc::new(std::sync::Mutex::new(WindowFigures::default()));
+    let out = figures.clone();
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Armada — benchmark")
+            .with_inner_size([1100.0, 760.0]),
+        ..Default::default()
+    };
+    let clock = std::time::Instant::now();
+    let mut armada = Armada::new(Some(store));
+    let mut frame_no = 0u64;
+    let mut strikes = 0;
+    let mut last = std::time::Instant::now();
+    let result = eframe::run_ui_native("Armada benchmark", options, move |ui, frame| {
+        let now = clock.elapsed().as_millis() as crate::session::Millis;
+        let animating = armada.animating();
+        armada.show(ui, now);
+        let mut f = out
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        frame_no += 1;
+        if frame_no == 1 {
+            f.first_frame_ms = started.elapsed().as_secs_f64() * 1000.0;
+            armada.bench_open(now);
+        } else if animating {
+            if let Some(cpu) = frame.info().cpu_usage {
+                f.frame_cpu_ms.push(f64::from(cpu) * 1000.0);
+            }
+            f.frame_wall_ms.push(last.elapsed().as_secs_f64() * 1000.0);
+        } else if strikes < 2 && armada.bench_air_strike(now) {
+            strikes += 1;
+        }
+        last = std::time::Instant::now();
+        let done = strikes == 2 && !armada.animating();
+        if done || clock.elapsed() > std::time::Duration::from_mins(1) {
+            let (rss, peak) = memory();
+            f.rss_mib = rss;
+            f.peak_rss_mib = peak;
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        ui.ctx().request_repaint();
+    });
+    result.map_err(|e| anyhow::anyhow!("cannot open a window: {e}"))?;
+    let figures = figures
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    anyhow::ensure!(
+        !figures.frame_cpu_ms.is_empty(),
+        "no air strike was animated before the time ran out"
+    );
+    Ok(figures)
+}
+
+/// Resident and peak resident memory of this process in MiB (Linux; zero elsewhere).
+fn memory() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
 struct Window {
     armada: Armada,
     start: std::time::Instant,
