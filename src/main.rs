@@ -315,9 +315,11 @@ fn bench_window() -> Result<u8> {
     };
     let (cpu_p50, cpu_p99) = stats(&figures.frame_cpu_ms);
     let (wall_p50, wall_p99) = stats(&figures.frame_wall_ms);
+    let (show_p50, show_p99) = stats(&figures.show_ms);
     println!(
         "frames={} first_frame_ms={:.0} frame_cpu_p50_ms={cpu_p50:.2} frame_cpu_p99_ms={cpu_p99:.2} \
-         frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} rss_mib={:.0} peak_rss_mib={:.0}",
+         frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} show_p50_ms={show_p50:.2} \
+         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0}",
         figures.frame_cpu_ms.len(),
         figures.first_frame_ms,
         figures.rss_mib,

@@ -61,6 +61,8 @@ pub struct WindowFigures {
     pub frame_cpu_ms: Vec<f64>,
     /// Wall time between those frames (the software renderer included).
     pub frame_wall_ms: Vec<f64>,
+    /// Of each frame, the time the window's own code took (drawing the screens).
+    pub show_ms: Vec<f64>,
     pub rss_mib: f64,
     pub peak_rss_mib: f64,
 }
@@ -88,7 +90,9 @@ pub fn bench(
     let result = eframe::run_ui_native("Armada benchmark", options, move |ui, frame| {
         let now = clock.elapsed().as_millis() as crate::session::Millis;
         let animating = armada.animating();
+        let shown = std::time::Instant::now();
         armada.show(ui, now);
+        let show_ms = shown.elapsed().as_secs_f64() * 1000.0;
         let mut f = out
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -101,6 +105,7 @@ pub fn bench(
                 f.frame_cpu_ms.push(f64::from(cpu) * 1000.0);
             }
             f.frame_wall_ms.push(last.elapsed().as_secs_f64() * 1000.0);
+            f.show_ms.push(show_ms);
         } else if strikes < 2 && armada.bench_air_strike(now) {
             strikes += 1;
         }
