@@ -212,6 +212,12 @@ fn killed_and_resumed(victim: &str, text: &str) {
     };
     assert!(doomed.wait_for(text), "the {victim} never printed {text:?}");
     doomed.kill();
+    resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
+}
+
+/// Resumes the table saved in `data`; it and the `survivor` finish cleanly and both
+/// sides' transcripts hold two honest games.
+fn resume_and_finish(survivor: Process, data: &Path, listen: &str, sides: [&Path; 2]) {
     let resumed = Process::start(&["resume", "--listen", listen], data);
     let (resumed_code, resumed_err) = resumed.finish();
     let (survivor_code, survivor_err) = survivor.finish();
@@ -220,8 +226,9 @@ fn killed_and_resumed(victim: &str, text: &str) {
         (0, 0),
         "{resumed_err}\n{survivor_err}"
     );
-    assert_honest(&host_data, 2);
-    assert_honest(&guest_data, 2);
+    for side in sides {
+        assert_honest(side, 2);
+    }
 }
 
 /// The `victim` dies right after sending its `nth` game message (before it could
@@ -244,16 +251,7 @@ fn crashed_after_send_and_resumed(victim: &str, nth: u32) {
     };
     let (code, _) = doomed.finish();
     assert_ne!(code, 0, "the {victim} should have died after message {nth}");
-    let resumed = Process::start(&["resume", "--listen", listen], data);
-    let (resumed_code, resumed_err) = resumed.finish();
-    let (survivor_code, survivor_err) = survivor.finish();
-    assert_eq!(
-        (resumed_code, survivor_code),
-        (0, 0),
-        "{resumed_err}\n{survivor_err}"
-    );
-    assert_honest(&host_data, 2);
-    assert_honest(&guest_data, 2);
+    resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
 }
 
 #[test]

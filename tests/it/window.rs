@@ -14,8 +14,24 @@ use armada::ui::{Armada, Draft, Lang, Local, Problem, Text, message_ids};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
+/// The window over the data in `dir` against a computer that moves at once.
 fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
     let store = armada::store::Store::open(Some(dir)).unwrap();
+    harness(Armada::new(Some(store)).without_pauses())
+}
+
+/// The window over the data in `dir`, its network tables on loopback only.
+fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+    let store = armada::store::Store::open(Some(dir)).unwrap();
+    let loopback = armada::net::Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        ..armada::net::Config::default()
+    };
+    harness(Armada::new(Some(store)).with_network(loopback))
+}
+
+/// `app` in a test harness whose clock is the harness's time.
+fn harness(app: Armada) -> Harness<'static, Armada> {
     Harness::builder()
         .with_size(egui::Vec2::new(1280.0, 1000.0))
         .with_max_steps(64)
@@ -24,7 +40,7 @@ fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
                 let now = (ui.input(|i| i.time) * 1000.0) as Millis;
                 app.show(ui, now);
             },
-            Armada::new(Some(store)).without_pauses(),
+            app,
         )
 }
 
@@ -475,21 +491,7 @@ fn until(
 #[test]
 fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end() {
     let dir = tempfile::tempdir().unwrap();
-    let store = armada::store::Store::open(Some(&dir.path().join("host"))).unwrap();
-    let loopback = armada::net::Config {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ..armada::net::Config::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 1000.0))
-        .with_max_steps(64)
-        .build_ui_state(
-            |ui, app: &mut Armada| {
-                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
-                app.show(ui, now);
-            },
-            Armada::new(Some(store)).with_network(loopback),
-        );
+    let mut harness = friend_window(&dir.path().join("host"));
     click(&mut harness, "Open a table");
     until(&mut harness, "the invite", |h| h.state().invite().is_some());
     assert!(has(&harness, "Waiting for your friend"));
@@ -576,21 +578,7 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
         .find(|l| l.starts_with("armada://join/"))
         .unwrap();
     std::thread::spawn(move || for _ in lines {});
-    let store = armada::store::Store::open(Some(&dir.path().join("guest"))).unwrap();
-    let loopback = armada::net::Config {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ..armada::net::Config::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 1000.0))
-        .with_max_steps(64)
-        .build_ui_state(
-            |ui, app: &mut Armada| {
-                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
-                app.show(ui, now);
-            },
-            Armada::new(Some(store)).with_network(loopback),
-        );
+    let mut harness = friend_window(&dir.path().join("guest"));
     // Nonsense is refused on the spot, with the reason.
     let field = "Paste your friend's invite (armada://join/…)";
     harness.get_by_label(field).focus();
@@ -721,22 +709,21 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     assert!(!has(&harness, "in the square (shown for a moment)"));
 }
 
-fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
-    let store = armada::store::Store::open(Some(dir)).unwrap();
-    let loopback = armada::net::Config {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
-        ..armada::net::Config::default()
-    };
-    Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 1000.0))
-        .with_max_steps(64)
-        .build_ui_state(
-            |ui, app: &mut Armada| {
-                let now = (ui.input(|i| i.time) * 1000.0) as Millis;
-                app.show(ui, now);
-            },
-            Armada::new(Some(store)).with_network(loopback),
-        )
+/// Both place automatically, the guest is Ready first, then the host starts; who
+/// moves first.
+fn start_friend_game(
+    host: &mut Harness<'_, Armada>,
+    guest: &mut Harness<'_, Armada>,
+) -> armada::rules::Seat {
+    click(guest, "Place automatically");
+    click(guest, "Ready");
+    click(host, "Place automatically");
+    click(host, "Start the game");
+    both_until(host, guest, "the battle", |h, g| {
+        has(h, "Offer a draw") && has(g, "Offer a draw")
+    });
+    let session = host.state().session().unwrap();
+    session.table().game().unwrap().mover()
 }
 
 /// Steps both windows, with real time for the network, until `done` holds.
@@ -784,22 +771,7 @@ fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped
     both_until(&mut host, &mut guest, "both placing", |h, g| {
         has(h, "Place your fleet") && has(g, "Place your fleet")
     });
-    // The guest is Ready first; then the host starts.
-    click(&mut guest, "Place automatically");
-    click(&mut guest, "Ready");
-    click(&mut host, "Place automatically");
-    click(&mut host, "Start the game");
-    both_until(&mut host, &mut guest, "the battle", |h, g| {
-        has(h, "Offer a draw") && has(g, "Offer a draw")
-    });
-    let first = host
-        .state()
-        .session()
-        .unwrap()
-        .table()
-        .game()
-        .unwrap()
-        .mover();
+    let first = start_friend_game(&mut host, &mut guest);
     // Whoever moves offers a draw; the other accepts it.
     let (offerer, answerer) = if first == armada::rules::Seat::Host {
         (&mut host, &mut guest)
@@ -823,21 +795,7 @@ fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped
         has(h, "Place your fleet") && has(g, "Place your fleet")
     });
     assert!(has(&host, "Score: you 0.5 — 0.5 opponent"));
-    click(&mut guest, "Place automatically");
-    click(&mut guest, "Ready");
-    click(&mut host, "Place automatically");
-    click(&mut host, "Start the game");
-    both_until(&mut host, &mut guest, "the second battle", |h, g| {
-        has(h, "Offer a draw") && has(g, "Offer a draw")
-    });
-    let second = host
-        .state()
-        .session()
-        .unwrap()
-        .table()
-        .game()
-        .unwrap()
-        .mover();
+    let second = start_friend_game(&mut host, &mut guest);
     assert_eq!(second, first.other(), "seats swap who moves first");
 }
 
