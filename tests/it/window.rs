@@ -91,16 +91,11 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
         if has(&harness, "Game over") {
             break;
         }
-        let target = harness
-            .query_all_by_label_contains("Enemy waters")
-            .find(|n| {
-                n.accesskit_node()
-                    .label()
-                    .is_some_and(|l| l.ends_with(": unknown"))
-            })
-            .expect("an unknown cell while the game goes on");
         let before = harness.state().session().unwrap().table().history().len();
-        target.click();
+        assert!(
+            click_unknown_enemy_cell(&mut harness),
+            "an unknown cell while the game goes on"
+        );
         harness.run();
         clicks += 1;
         let after = harness.state().session().unwrap().table().history().len();
@@ -150,10 +145,7 @@ fn resigning_asks_first_and_the_game_is_listed_with_its_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
     assert!(has(&harness, "No finished games yet."));
-    click(&mut harness, "Hard");
-    click(&mut harness, "Place automatically");
-    click(&mut harness, "Start the game");
-    until_my_move(&mut harness);
+    start_against(&mut harness, "Hard");
     click(&mut harness, "Resign");
     assert!(has(&harness, "Resign this game?"));
     click(&mut harness, "No, play on");
@@ -181,19 +173,8 @@ fn session_id(harness: &Harness<'_, Armada>) -> [u8; 32] {
 fn closing_the_window_mid_game_and_reopening_resumes_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
-    click(&mut harness, "Medium");
-    click(&mut harness, "Place automatically");
-    click(&mut harness, "Start the game");
-    until_my_move(&mut harness);
-    let target = harness
-        .query_all_by_label_contains("Enemy waters")
-        .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.ends_with(": unknown"))
-        })
-        .unwrap();
-    target.click();
+    start_against(&mut harness, "Medium");
+    assert!(click_unknown_enemy_cell(&mut harness));
     harness.run();
     let before = harness.state().session().unwrap().clone();
     let played = before.table().history().len();
@@ -208,15 +189,7 @@ fn closing_the_window_mid_game_and_reopening_resumes_it() {
     assert!(has(&harness, "Enemy waters"));
     until_my_move(&mut harness);
     if !has(&harness, "Game over") {
-        let target = harness
-            .query_all_by_label_contains("Enemy waters")
-            .find(|n| {
-                n.accesskit_node()
-                    .label()
-                    .is_some_and(|l| l.ends_with(": unknown"))
-            })
-            .unwrap();
-        target.click();
+        assert!(click_unknown_enemy_cell(&mut harness));
         harness.run();
         let now = harness.state().session().unwrap().table().history().len();
         assert!(now > played, "a move after the reopening is played");
@@ -232,10 +205,7 @@ fn closing_the_window_mid_game_and_reopening_resumes_it() {
 fn the_keyboard_aims_and_fires_and_weapons_take_their_keys() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
-    click(&mut harness, "Medium");
-    click(&mut harness, "Place automatically");
-    click(&mut harness, "Start the game");
-    until_my_move(&mut harness);
+    start_against(&mut harness, "Medium");
     // The cursor starts at A1: right once, down once, fire → a shot at B2.
     harness.key_press(egui::Key::ArrowRight);
     harness.key_press(egui::Key::ArrowDown);
@@ -521,16 +491,7 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
             break;
         }
         assert!(has(&harness, "Connected directly"), "loopback is direct");
-        if let Some(target) = harness
-            .query_all_by_label_contains("Enemy waters")
-            .find(|n| {
-                n.accesskit_node()
-                    .label()
-                    .is_some_and(|l| l.ends_with(": unknown"))
-            })
-        {
-            target.click();
-        }
+        click_unknown_enemy_cell(&mut harness);
         harness.step();
         clicks += 1;
         assert!(clicks < 400, "the game does not end");
@@ -635,6 +596,41 @@ fn legal_centre(harness: &Harness<'_, Armada>) -> String {
     format!("Enemy waters {centre}:")
 }
 
+/// Clicks an enemy cell that is a legal centre for an air strike or a radar.
+fn click_legal_centre(harness: &mut Harness<'_, Armada>) {
+    let cell = legal_centre(harness);
+    harness
+        .get_all_by_label_contains(&cell)
+        .next()
+        .unwrap()
+        .click();
+}
+
+/// Clicks an enemy cell nobody has fired at yet, if there is one.
+fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
+    let Some(target) = harness
+        .query_all_by_label_contains("Enemy waters")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.ends_with(": unknown"))
+        })
+    else {
+        return false;
+    };
+    target.click();
+    true
+}
+
+/// Opens a game against `level` in the window, fleet placed automatically, and
+/// waits for the player's first move.
+fn start_against(harness: &mut Harness<'_, Armada>, level: &str) {
+    click(harness, level);
+    click(harness, "Place automatically");
+    click(harness, "Start the game");
+    until_my_move(harness);
+}
+
 /// The player's own latest action (the computer may have moved since).
 fn last_action(harness: &Harness<'_, Armada>) -> armada::rules::Action {
     let session = harness.state().session().unwrap();
@@ -647,19 +643,11 @@ fn last_action(harness: &Harness<'_, Armada>) -> armada::rules::Action {
 fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_come_back() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
-    click(&mut harness, "Easy");
-    click(&mut harness, "Place automatically");
-    click(&mut harness, "Start the game");
-    until_my_move(&mut harness);
+    start_against(&mut harness, "Easy");
     // Torpedo: along row 1 to the right from wherever the pointer is on that row.
     click(&mut harness, "Torpedo ×2 (2)");
     assert!(has(&harness, "Torpedo runs → — R turns it"));
-    let cell = legal_centre(&harness);
-    harness
-        .get_all_by_label_contains(&cell)
-        .next()
-        .unwrap()
-        .click();
+    click_legal_centre(&mut harness);
     harness.run();
     assert!(matches!(
         last_action(&harness),
@@ -669,12 +657,7 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     assert!(has(&harness, "Torpedo ×1 (2)"), "one torpedo is spent");
     // Air strike on a legal centre.
     click(&mut harness, "Air strike ×2 (3)");
-    let cell = legal_centre(&harness);
-    harness
-        .get_all_by_label_contains(&cell)
-        .next()
-        .unwrap()
-        .click();
+    click_legal_centre(&mut harness);
     harness.run();
     assert!(matches!(
         last_action(&harness),
@@ -683,12 +666,7 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     until_my_move(&mut harness);
     // Radar: its picture is shown…
     click(&mut harness, "Radar ×1 (4)");
-    let cell = legal_centre(&harness);
-    harness
-        .get_all_by_label_contains(&cell)
-        .next()
-        .unwrap()
-        .click();
+    click_legal_centre(&mut harness);
     // One frame: the picture stays about three seconds, and each test frame is ¼ s.
     harness.step();
     harness.step();
