@@ -80,6 +80,26 @@ pub struct Armada {
     invite: String,
     /// A line for the home screen (why a table could not open).
     note: Option<String>,
+    /// Tables found on the LAN: the search under way, or its result.
+    lan: Option<Lan>,
+}
+
+/// A search for tables on the LAN (by `mDNS`, on a thread of its own).
+#[derive(Debug)]
+enum Lan {
+    Searching(std::sync::mpsc::Receiver<Vec<LanTable>>),
+    Found(Vec<LanTable>),
+    /// Discovery is switched off for this window.
+    Off,
+}
+
+/// One table found on the LAN.
+#[derive(Clone, Debug)]
+struct LanTable {
+    peer: String,
+    game: String,
+    /// The invite, where the host accepts LAN joins without a code.
+    invite: Option<String>,
 }
 
 /// The home screen's list of saved tables.
@@ -189,6 +209,7 @@ impl Armada {
             },
             invite: String::new(),
             note: None,
+            lan: None,
         };
         // A game left unfinished when the window closed opens again where it was.
         if let Some(id) = armada.home_info().unfinished {
@@ -412,6 +433,11 @@ impl Armada {
         if let Some(note) = &self.note {
             ui.colored_label(Color32::from_rgb(240, 120, 110), note);
         }
+        if let Some(invite) = self.lan_tables(ui) {
+            self.invite = invite;
+            self.open_friend(ui.ctx(), true);
+            return;
+        }
         if host || join {
             self.open_friend(ui.ctx(), join);
             return;
@@ -443,6 +469,105 @@ impl Armada {
         } else if let Some(id) = resume {
             self.resume(&id, now);
         }
+    }
+
+    /// The LAN search button and what it found; the invite of a table chosen to join.
+    fn lan_tables(&mut self, ui: &mut egui::Ui) -> Option<String> {
+        let t = &self.text;
+        if let Some(Lan::Searching(rx)) = &self.lan
+            && let Ok(found) = rx.try_recv()
+        {
+            self.lan = Some(Lan::Found(found));
+        }
+        let mut chosen = None;
+        let searching = matches!(self.lan, Some(Lan::Searching(_)));
+        if ui
+            .add_enabled(!searching, egui::Button::new(t.get("home-lan")))
+            .clicked()
+        {
+            self.lan = Some(self.search_lan(ui.ctx()));
+        }
+        match &self.lan {
+            None => {}
+            Some(Lan::Off) => {
+                ui.label(t.get("lan-off"));
+            }
+            Some(Lan::Searching(_)) => {
+                ui.label(t.get("lan-searching"));
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(200));
+            }
+            Some(Lan::Found(tables)) if tables.is_empty() => {
+                ui.label(t.get("lan-none"));
+            }
+            Some(Lan::Found(tables)) => {
+                for table in tables {
+                    ui.horizontal(|ui| {
+                        ui.label(t.with(
+                            "lan-table",
+                            &[
+                                ("game", Arg::from(table.game.as_str())),
+                                ("peer", Arg::from(table.peer.as_str())),
+                            ],
+                        ));
+                        match &table.invite {
+                            Some(invite) => {
+                                if ui.button(t.get("home-join")).clicked() {
+                                    chosen = Some(invite.clone());
+                                }
+                            }
+                            None => {
+                                ui.label(t.get("lan-needs-invite"));
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        chosen
+    }
+
+    /// Starts looking for tables on the LAN (never where discovery is off: `mDNS`
+    /// multicasts on the network).
+    fn search_lan(&self, ctx: &egui::Context) -> Lan {
+        if !self.net.discovery {
+            return Lan::Off;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let config = self.net.clone();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let found = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .map(|runtime| {
+                    runtime.block_on(async move {
+                        let identity = crate::fair::sign::Identity::generate();
+                        let Ok(node) = crate::net::Node::start(&identity, config).await else {
+                            return Vec::new();
+                        };
+                        crate::net::list_lan(&node, std::time::Duration::from_secs(3))
+                            .await
+                            .into_iter()
+                            .map(|(peer, offer)| LanTable {
+                                peer: peer.to_string(),
+                                game: match offer.game {
+                                    armada_proto::GameKind::Armada => "Armada".to_owned(),
+                                    armada_proto::GameKind::Classic { side } => {
+                                        format!("{side}×{side}")
+                                    }
+                                },
+                                invite: offer.invite.map(|i| i.to_link()),
+                            })
+                            .collect()
+                    })
+                })
+                .unwrap_or_default();
+            let _ = tx.send(found);
+            ctx.request_repaint();
+        });
+        Lan::Searching(rx)
     }
 
     /// Opens a table for a friend (`join`: joins the pasted invite instead).

@@ -818,3 +818,12 @@ fn a_ukrainian_screen_renders_every_glyph() {
 fn a_russian_screen_renders_every_glyph() {
     snapshot_in(Lang::Ru, "placement_ru", Some("Средне"));
 }
+
+#[test]
+fn the_lan_search_stays_off_where_discovery_is_off() {
+    // Tests never multicast: with discovery off the window says so and sends nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = friend_window(dir.path());
+    click(&mut harness, "Find tables on the LAN");
+    assert!(has(&harness, "Discovery on the LAN is switched off."));
+}
