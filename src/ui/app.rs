@@ -267,8 +267,9 @@ impl Armada {
         }
     }
 
-    /// For the window benchmark: fires an air strike at the first legal centre if it
-    /// is the player's move and no animation runs; whether it fired.
+    /// For the window benchmark: fires an air strike (or, with none left, a torpedo)
+    /// at the first legal place if it is the player's move and no animation runs;
+    /// whether it fired.
     pub fn bench_air_strike(&mut self, now: Millis) -> bool {
         let Some(play) = &mut self.play else {
             return false;
@@ -284,17 +285,22 @@ impl Armada {
         if game.mover() != me || session.table().pending().is_some() {
             return false;
         }
-        let Some(centre) = game
-            .variant()
-            .size()
-            .cells()
-            .find(|c| game.check(me, &Action::AirStrike(*c)).is_ok())
+        // Air strikes first, then torpedoes: each animates cell after cell.
+        let size = game.variant().size();
+        let strikes = size.cells().map(Action::AirStrike);
+        let torpedoes = (0..size.side()).map(|line| {
+            Action::Torpedo(Torpedo {
+                heading: Heading::Right,
+                line,
+            })
+        });
+        let Some(action) = strikes
+            .chain(torpedoes)
+            .find(|action| game.check(me, action).is_ok())
         else {
             return false;
         };
-        play.driver
-            .command(now, Command::Act(Action::AirStrike(centre)))
-            .is_ok()
+        play.driver.command(now, Command::Act(action)).is_ok()
     }
 
     /// Whether an action's animation is running.

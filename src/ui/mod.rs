@@ -57,7 +57,7 @@ pub fn run(store: Option<crate::store::Store>) -> u8 {
 pub struct WindowFigures {
     /// From the start of the process to the end of the first frame.
     pub first_frame_ms: f64,
-    /// eframe's CPU time per frame while an air strike's shells fall.
+    /// eframe's CPU time per frame while air strikes' shells fall and torpedoes run.
     pub frame_cpu_ms: Vec<f64>,
     /// Wall time between those frames (the software renderer included).
     pub frame_wall_ms: Vec<f64>,
@@ -67,8 +67,8 @@ pub struct WindowFigures {
     pub peak_rss_mib: f64,
 }
 
-/// Opens the real window, plays a game against the computer far enough for two air
-/// strikes, and measures the first frame, each frame while the shells fall, and the
+/// Opens the real window, plays a game against the computer far enough for both air
+/// strikes and both torpedoes, and measures the first frame, each frame while the shells fall, and the
 /// resident memory; then closes the window.
 pub fn bench(
     store: crate::store::Store,
@@ -106,11 +106,11 @@ pub fn bench(
             }
             f.frame_wall_ms.push(last.elapsed().as_secs_f64() * 1000.0);
             f.show_ms.push(show_ms);
-        } else if strikes < 2 && armada.bench_air_strike(now) {
+        } else if strikes < 4 && armada.bench_air_strike(now) {
             strikes += 1;
         }
         last = std::time::Instant::now();
-        let done = strikes == 2 && !armada.animating();
+        let done = strikes == 4 && !armada.animating();
         if done || clock.elapsed() > std::time::Duration::from_mins(1) {
             let (rss, peak) = memory();
             f.rss_mib = rss;
@@ -126,7 +126,7 @@ pub fn bench(
         .clone();
     anyhow::ensure!(
         !figures.frame_cpu_ms.is_empty(),
-        "no air strike was animated before the time ran out"
+        "no weapon was animated before the time ran out"
     );
     Ok(figures)
 }
