@@ -70,14 +70,7 @@ async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)>
     tokio::time::sleep(Duration::from_millis(500)).await;
     let ping = median(guest.ping_rtts(host.peer_id()).await);
     let secret = [7; 32];
-    let settings = armada_proto::Settings {
-        game: armada_proto::GameKind::Armada,
-        timer: false,
-        move_ms: crate::fair::table::MOVE_MS,
-        answer_ms: 10_000,
-        reveal_ms: 10_000,
-        grace_ms: 30_000,
-    };
+    let settings = crate::session::settings(crate::rules::Variant::Armada, false, 30_000);
     let start = Instant::now();
     let mut control = guest.control();
     let opened = control.open_stream(host.peer_id(), GAME_PROTOCOL);

@@ -729,6 +729,16 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         let Ok(meta) = store.load_meta(&id) else {
             continue;
         };
+        // Verifying a transcript is the costly part (and this runs at start-up):
+        // only for a table that could still be listed or resumed.
+        let may_list = info.past.len() < LISTED;
+        let may_resume = meta.is_computer() && info.unfinished.is_none();
+        if !may_list && !may_resume {
+            if info.unfinished.is_some() {
+                break;
+            }
+            continue;
+        }
         let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
             continue;
         };
@@ -913,14 +923,8 @@ impl Play {
         // A restored table's moves so far, newest first, as the log shows them.
         let me = play.driver.session().seat();
         for played in play.driver.session().table().history() {
-            let line = if played.seat == me {
-                "log-you"
-            } else {
-                "log-they"
-            };
-            let what = describe(t, &played.report);
             play.log
-                .push_front(t.with(line, &[("what", Arg::from(what))]));
+                .push_front(log_line(t, played.seat == me, &played.report));
         }
         play.advance(now, t);
         play
@@ -944,10 +948,7 @@ impl Play {
                     self.saved = None;
                 }
                 Event::Table(Note::Resolved { seat, report, .. }) => {
-                    let what = describe(t, &report);
-                    let line = if seat == me { "log-you" } else { "log-they" };
-                    self.log
-                        .push_front(t.with(line, &[("what", Arg::from(what))]));
+                    self.log.push_front(log_line(t, seat == me, &report));
                     self.log.truncate(LOG_LINES);
                     if seat == me {
                         self.radar = crate::ai::radar_picture(&report).map(|p| (p, now));
@@ -1016,6 +1017,12 @@ impl Play {
             let _ = self.driver.command(now, Command::Start);
         }
     }
+}
+
+/// A line of the move log: who acted (`mine`: the player), what and with what effect.
+fn log_line(t: &Text, mine: bool, report: &crate::rules::Report) -> String {
+    let line = if mine { "log-you" } else { "log-they" };
+    t.with(line, &[("what", Arg::from(describe(t, report)))])
 }
 
 /// An action and what it did, in the window's language.
