@@ -132,6 +132,16 @@ fn two_bots_with(
     (host, guest, host_data, guest_data)
 }
 
+/// A host with an easy computer player and data in `dir/host`, and its invite link.
+fn easy_host(dir: &Path, listen: &str) -> (Process, String) {
+    let host = Process::start(
+        &["host", "--bot", "easy", "--listen", listen],
+        &dir.join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    (host, link)
+}
+
 /// Both processes end with exit code 0 (their standard error shown if not).
 fn both_succeed(guest: Process, host: Process) {
     let (guest_code, guest_err) = guest.finish();
@@ -161,11 +171,7 @@ fn two_processes_play_a_whole_table_over_quic() {
 fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let host = Process::start(
-        &["host", "--bot", "easy", "--listen", listen],
-        &dir.path().join("host"),
-    );
-    let link = host.line_starting("armada://join/");
+    let (host, link) = easy_host(dir.path(), listen);
     // The same host and addresses, another secret.
     let mut invite = armada_proto::Invite::parse(&link).unwrap();
     invite.secret[0] ^= 1;
@@ -319,11 +325,7 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let host = Process::start(
-        &["host", "--bot", "easy", "--listen", listen],
-        &dir.path().join("host"),
-    );
-    let link = host.line_starting("armada://join/");
+    let (host, link) = easy_host(dir.path(), listen);
     let mut child = Command::new(ARMADA)
         .args([
             "join",
