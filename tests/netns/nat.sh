@@ -18,6 +18,7 @@ armada=$1
 tag=$$
 wan=arm-wan-$tag relay=arm-rl-$tag ra=arm-ra-$tag rb=arm-rb-$tag a=arm-a-$tag b=arm-b-$tag
 dir=$(mktemp -d)
+# Waits below allow 30 s: the script runs beside the whole test suite on two cores.
 cleanup() {
     for ns in "$a" "$b" "$ra" "$rb" "$relay" "$wan"; do
         ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
@@ -78,7 +79,7 @@ ip -n "$b" route add default via 192.168.72.1
 
 ip netns exec "$relay" "$armada" relay --listen /ip4/10.71.0.1/tcp/4001 \
     > "$dir/relay.log" 2>&1 &
-for _ in $(seq 100); do grep -q '^relay at ' "$dir/relay.log" && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q '^relay at ' "$dir/relay.log" && break; sleep 0.1; done
 relay_addr=$(grep -o '^relay at .*' "$dir/relay.log" | head -1 | cut -d' ' -f3)
 [ -n "$relay_addr" ] || fail "the relay did not start"
 
@@ -90,7 +91,7 @@ host() {
     ip netns exec "$a" "$armada" host --no-discovery --relay "$relay_addr" \
         --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
         --data-dir "$dir/$name" "$@" > "$dir/$log" 2>&1 &
-    for _ in $(seq 100); do grep -q '^armada://join/' "$dir/$log" && break; sleep 0.1; done
+    for _ in $(seq 300); do grep -q '^armada://join/' "$dir/$log" && break; sleep 0.1; done
     grep -q '^armada://join/' "$dir/$log" || fail "the host $name did not open its table"
 }
 
@@ -114,7 +115,7 @@ link=$(grep -o '^armada://join/.*' "$dir/host.log")
 ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy --games 2 \
     --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
     --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 || fail "the guest did not finish"
-for _ in $(seq 100); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
 grep -q '^table over: 2 game' "$dir/host.log" || fail "the host did not finish"
 grep -q 'reached the host through a relay' "$dir/guest.log" \
     || fail "the guest did not come through the relay"
@@ -138,7 +139,7 @@ link=$(grep -o '^armada://join/.*' "$dir/relayed-host.log")
 ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
     --data-dir "$dir/relayed-guest" > "$dir/relayed-guest.log" 2>&1 \
     || fail "the relayed guest did not finish"
-for _ in $(seq 100); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
 grep -q '^table over: 1 game' "$dir/relayed-host.log" || fail "the relayed host did not finish"
 grep -q 'playing through the relay' "$dir/relayed-guest.log" \
     || fail "the guest did not say it plays through the relay"
