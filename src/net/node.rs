@@ -195,6 +195,15 @@ impl Node {
             })
             .await;
             reserved.map_err(|_| anyhow::anyhow!("the relay {relay} did not answer in time"))??;
+            // The address the relay sees us at goes into invites (and is where hole
+            // punching aims): wait briefly for the relay's identify to tell it.
+            let _ = tokio::time::timeout(Duration::from_secs(5), async {
+                while tracker.observed.is_empty() {
+                    let event = swarm.select_next_some().await;
+                    tracker.on_event(&mut swarm, event);
+                }
+            })
+            .await;
         }
         let peer = *swarm.local_peer_id();
         let control = swarm.behaviour().stream.new_control();
@@ -375,8 +384,15 @@ impl Tracker {
                     let _ = done.send(Ok(()));
                     return;
                 }
+                // A fresh local port: a dial from the listening port that a NAT
+                // drops still leaves a mapping in our own router, and the peer's
+                // hole-punching dial would then meet our listener instead of our
+                // punching dial (both sides end up as listeners and the punch
+                // stalls). The port the relay and others observe is unaffected:
+                // that connection is dialled by the relay client, reusing it.
                 let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
                     .addresses(addrs)
+                    .allocate_new_port()
                     .build();
                 match swarm.dial(opts) {
                     Ok(()) => self.dials.push((peer, done)),
