@@ -6,8 +6,10 @@ pub mod ai;
 pub mod bot;
 pub mod demo;
 pub mod fair;
+#[cfg(feature = "net")]
 pub mod net;
 pub mod rules;
 pub mod session;
 pub mod store;
+#[cfg(feature = "window")]
 pub mod ui;
