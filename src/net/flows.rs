@@ -43,6 +43,10 @@ type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
 
 /// How long a stranger's first message may take before its stream is dropped.
 const ADMIT_MS: u64 = 10_000;
+/// How many strangers' first messages are awaited at once before the table is
+/// taken, and how many of them from one peer.
+const MAX_AT_DOOR: usize = 16;
+const MAX_AT_DOOR_PER_PEER: usize = 2;
 /// The longest pause between two redials.
 const MAX_BACKOFF_MS: u64 = 4_000;
 
@@ -118,16 +122,51 @@ pub async fn host(
         .control()
         .accept(GAME_PROTOCOL)
         .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
+    // Strangers at the door are read side by side, each for at most ADMIT_MS. The
+    // door holds MAX_AT_DOOR of them (MAX_AT_DOOR_PER_PEER from one peer); a newcomer
+    // to a full door sends the oldest away: a hello comes at once, so a crowd of slow
+    // or silent strangers cannot keep the invited guest out.
+    let (read_tx, mut reads) = tokio::sync::mpsc::channel(MAX_AT_DOOR);
+    let mut door: std::collections::VecDeque<(u64, PeerId, tokio::task::AbortHandle)> =
+        std::collections::VecDeque::new();
+    let mut tickets = 0u64;
     let (peer, stream) = loop {
-        let (peer, stream) = incoming
-            .next()
-            .await
-            .context("the network stopped before anyone joined")?;
-        match admit(&mut session, peer, stream).await {
-            Ok(stream) => break (peer, stream),
-            Err(why) => say(&format!("refused {peer}: {why}")),
+        tokio::select! {
+            next = incoming.next() => {
+                let (peer, stream) = next.context("the network stopped before anyone joined")?;
+                let own = door.iter().filter(|(_, p, _)| *p == peer).count();
+                let evict = if own >= MAX_AT_DOOR_PER_PEER {
+                    door.iter().position(|(_, p, _)| *p == peer)
+                } else {
+                    (door.len() >= MAX_AT_DOOR).then_some(0)
+                };
+                if let Some((_, old, reading)) = evict.and_then(|i| door.remove(i)) {
+                    reading.abort();
+                    say(&format!("refused {old}: no hello yet, and the door is crowded"));
+                }
+                tickets += 1;
+                let (ticket, tx) = (tickets, read_tx.clone());
+                let reading = tokio::spawn(async move {
+                    let _ = tx.send((ticket, peer, first_frame(stream).await)).await;
+                });
+                door.push_back((ticket, peer, reading.abort_handle()));
+            }
+            Some((ticket, peer, read)) = reads.recv() => {
+                door.retain(|(t, _, _)| *t != ticket);
+                let admitted = match read {
+                    Ok((framed, first)) => admit(&mut session, peer, framed, &first),
+                    Err(why) => Err(why),
+                };
+                match admitted {
+                    Ok(stream) => break (peer, stream),
+                    Err(why) => say(&format!("refused {peer}: {why}")),
+                }
+            }
         }
     };
+    for (_, _, reading) in door {
+        reading.abort();
+    }
     say(&format!("{peer} took the guest's seat"));
     remember(&seating, &session, peer, &listening)?;
     let table = Table {
@@ -163,13 +202,10 @@ fn remember(
     )
 }
 
-/// Reads a stranger's first message: a hello with a valid invite proof from the key
-/// of the peer that sent it, or the stream is refused and nothing changed.
-async fn admit(
-    session: &mut Session,
-    peer: PeerId,
-    stream: libp2p::Stream,
-) -> anyhow::Result<libp2p::Stream> {
+type Door = Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec>;
+
+/// Reads a stranger's first message (a sync may come before it), within `ADMIT_MS`.
+async fn first_frame(stream: libp2p::Stream) -> anyhow::Result<(Door, Vec<u8>)> {
     let mut framed = framed(stream);
     // A sync may come first (it says how much of the host's chain the guest holds);
     // the first frame must be the hello.
@@ -177,15 +213,27 @@ async fn admit(
         for _ in 0..4 {
             let bytes = framed.next().await.context("the stream closed")??;
             if !matches!(proto::decode_wire(&bytes), Ok(proto::Wire::Sync { .. })) {
-                return Ok(bytes);
+                return Ok(bytes.to_vec());
             }
         }
         anyhow::bail!("no hello among the first messages")
     })
     .await
     .context("no hello in time")??;
+    Ok((framed, first))
+}
+
+/// Takes in a stranger's first message if it is a hello with a valid invite proof
+/// from the key of the peer that sent it; otherwise the stream is refused (in the
+/// background) and nothing changed.
+fn admit(
+    session: &mut Session,
+    peer: PeerId,
+    framed: Door,
+    first: &[u8],
+) -> anyhow::Result<libp2p::Stream> {
     let mut probe = session.clone();
-    let result = probe.handle_wire(0, &first);
+    let result = probe.handle_wire(0, first);
     let key_ok = probe
         .table()
         .key(Seat::Guest)
@@ -193,7 +241,7 @@ async fn admit(
     if result.is_ok() && key_ok {
         // Taken in for real: the frame is part of the table from now on.
         session
-            .handle_wire(0, &first)
+            .handle_wire(0, first)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         return Ok(framed.into_inner().into_inner());
     }
@@ -204,15 +252,14 @@ async fn admit(
             "the hello's key is not the sender's network identity".into(),
         ),
     };
-    refuse(framed, code, &why).await;
+    tokio::spawn({
+        let why = why.clone();
+        async move { refuse(framed, code, &why).await }
+    });
     anyhow::bail!(why)
 }
 
-async fn refuse(
-    mut framed: Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec>,
-    code: proto::ErrorCode,
-    why: &str,
-) {
+async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     use futures::SinkExt;
     let error = proto::Wire::Error(proto::ProtocolError {
         version: proto::PROTOCOL_VERSION,

@@ -17,7 +17,10 @@ mod watch;
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
-pub use node::{Config, Node, Route, Routes, is_relayed};
+pub use node::{
+    Config, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER, MAX_STREAMS, Node, Route,
+    Routes, is_relayed,
+};
 pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
 pub use relay::{relay_config, run_relay};
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};

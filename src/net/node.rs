@@ -9,7 +9,8 @@ use futures::StreamExt as _;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::swarm::{ConnectionId, NetworkBehaviour, SwarmEvent};
 use libp2p::{
-    Multiaddr, PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, tcp, upnp, yamux,
+    Multiaddr, PeerId, Swarm, connection_limits, dcutr, identify, mdns, noise, ping, relay, tcp,
+    upnp, yamux,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -32,8 +33,34 @@ pub struct Config {
 /// How often a connection is pinged (keeps it and NAT mappings alive; measures RTT).
 const PING_EVERY: Duration = Duration::from_secs(5);
 
+/// Limits against hostile third peers: connections still in their handshake, all
+/// incoming connections, connections per peer, and streams per connection. A table
+/// needs one connection (two while a relayed one is upgraded) and a few streams.
+pub const MAX_PENDING_INCOMING: u32 = 128;
+pub const MAX_ESTABLISHED_INCOMING: u32 = 64;
+pub const MAX_PER_PEER: u32 = 4;
+pub const MAX_STREAMS: usize = 32;
+
+/// The connection limits every node (player or relay) keeps.
+fn limits() -> connection_limits::Behaviour {
+    connection_limits::Behaviour::new(
+        connection_limits::ConnectionLimits::default()
+            .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
+            .with_max_established_incoming(Some(MAX_ESTABLISHED_INCOMING))
+            .with_max_established_per_peer(Some(MAX_PER_PEER)),
+    )
+}
+
+/// Yamux with at most [`MAX_STREAMS`] streams per connection.
+pub(crate) fn yamux_config() -> yamux::Config {
+    let mut config = yamux::Config::default();
+    config.set_max_num_streams(MAX_STREAMS);
+    config
+}
+
 #[derive(NetworkBehaviour)]
 struct Behaviour {
+    limits: connection_limits::Behaviour,
     stream: libp2p_stream::Behaviour,
     identify: identify::Behaviour,
     ping: ping::Behaviour,
@@ -307,10 +334,13 @@ fn build(
         .with_tcp(
             tcp::Config::default().nodelay(true),
             noise::Config::new,
-            yamux::Config::default,
+            yamux_config,
         )?
-        .with_quic()
-        .with_relay_client(noise::Config::new, yamux::Config::default)?
+        .with_quic_config(|mut quic| {
+            quic.max_concurrent_stream_limit = MAX_STREAMS as u32;
+            quic
+        })
+        .with_relay_client(noise::Config::new, yamux_config)?
         .with_behaviour(|key, relay| {
             let peer = key.public().to_peer_id();
             let mdns = if discovery {
@@ -319,6 +349,7 @@ fn build(
                 None
             };
             Ok(Behaviour {
+                limits: limits(),
                 stream: libp2p_stream::Behaviour::new(),
                 identify: identify::Behaviour::new(identify::Config::new(
                     "/armada/id/1".into(),

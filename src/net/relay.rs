@@ -4,19 +4,21 @@
 //!
 //! Limits (sized for game signalling and whole relayed games, not bulk traffic):
 //! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
-//! hour and 16 MiB (a whole Armada game is about 100 KiB each way).
+//! hour and 16 MiB (a whole Armada game is about 100 KiB each way); 256 incoming
+//! connections (8 per peer, 64 still in their handshake), 32 streams per connection.
 
 use std::time::Duration;
 
 use anyhow::Context as _;
 use futures::StreamExt as _;
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
-use libp2p::{Multiaddr, identify, multiaddr::Protocol, noise, ping, relay, tcp, yamux};
+use libp2p::{Multiaddr, identify, multiaddr::Protocol, noise, ping, relay, tcp};
 
 use crate::fair::sign::Identity;
 
 #[derive(NetworkBehaviour)]
 struct Behaviour {
+    limits: libp2p::connection_limits::Behaviour,
     relay: relay::Behaviour,
     identify: identify::Behaviour,
     ping: ping::Behaviour,
@@ -48,10 +50,17 @@ pub async fn run_relay(
         .with_tcp(
             tcp::Config::default().nodelay(true),
             noise::Config::new,
-            yamux::Config::default,
+            super::node::yamux_config,
         )?
         .with_quic()
         .with_behaviour(|key| Behaviour {
+            // Room for every reservation and circuit, and no more.
+            limits: libp2p::connection_limits::Behaviour::new(
+                libp2p::connection_limits::ConnectionLimits::default()
+                    .with_max_pending_incoming(Some(64))
+                    .with_max_established_incoming(Some(256))
+                    .with_max_established_per_peer(Some(8)),
+            ),
             relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config()),
             identify: identify::Behaviour::new(identify::Config::new(
                 "/armada/id/1".into(),

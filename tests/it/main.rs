@@ -3,6 +3,7 @@
 mod support;
 
 mod ai;
+mod chaos;
 mod cheats;
 mod cli;
 mod coords;

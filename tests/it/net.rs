@@ -9,16 +9,16 @@ use std::time::Duration;
 
 use armada::fair::verify::{Outcome, verify};
 
-const ARMADA: &str = env!("CARGO_BIN_EXE_armada");
+pub(crate) const ARMADA: &str = env!("CARGO_BIN_EXE_armada");
 
 /// A running `armada` process and the lines it printed so far.
-struct Process {
+pub(crate) struct Process {
     child: Child,
-    lines: mpsc::Receiver<String>,
+    pub(crate) lines: mpsc::Receiver<String>,
 }
 
 impl Process {
-    fn start(args: &[&str], data: &Path) -> Self {
+    pub(crate) fn start(args: &[&str], data: &Path) -> Self {
         Self::start_with(args, data, &[])
     }
 
@@ -61,7 +61,7 @@ impl Process {
     }
 
     /// The first line starting with `prefix`, within a minute.
-    fn line_starting(&self, prefix: &str) -> String {
+    pub(crate) fn line_starting(&self, prefix: &str) -> String {
         loop {
             let line = self
                 .lines
@@ -74,8 +74,13 @@ impl Process {
     }
 
     /// Waits for the exit (at most two minutes); the exit code and standard error.
-    fn finish(mut self) -> (i32, String) {
-        for _ in 0..1200 {
+    fn finish(self) -> (i32, String) {
+        self.finish_within(Duration::from_mins(2))
+    }
+
+    /// Waits for the exit (at most `limit`); the exit code and standard error.
+    pub(crate) fn finish_within(mut self, limit: Duration) -> (i32, String) {
+        for _ in 0..limit.as_millis() / 100 {
             if let Some(status) = self.child.try_wait().unwrap() {
                 let mut stderr = String::new();
                 std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut stderr)
@@ -90,7 +95,7 @@ impl Process {
 }
 
 /// Every saved transcript in `data` verifies as complete and honest, with `games` games.
-fn assert_honest(data: &Path, games: usize) {
+pub(crate) fn assert_honest(data: &Path, games: usize) {
     let tables = data.join("tables");
     let files: Vec<_> = std::fs::read_dir(&tables)
         .unwrap()
@@ -621,4 +626,146 @@ fn across_nat_the_relay_and_hole_punching_make_a_direct_game() {
         return;
     }
     run_netns_script("nat.sh");
+}
+
+/// Opens `MAX_PENDING_INCOMING + 72` silent TCP connections to `port`; those beyond
+/// the pending limit must be closed at once (the others wait out the handshake
+/// timeout). How many were closed.
+fn silent_flood(port: u16) -> usize {
+    use std::io::Read as _;
+
+    use armada::net::MAX_PENDING_INCOMING;
+
+    // A flood of silent TCP connections: those beyond the pending limit are closed
+    // at once (the others wait out the handshake timeout).
+    let extra = 72;
+    let flood: Vec<std::net::TcpStream> = (0..MAX_PENDING_INCOMING as usize + extra)
+        .map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    let closed = flood
+        .iter()
+        .filter(|socket| {
+            socket
+                .set_read_timeout(Some(Duration::from_millis(5)))
+                .unwrap();
+            match (&**socket).read(&mut [0u8; 1]) {
+                Ok(n) => n == 0,
+                Err(e) => !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ),
+            }
+        })
+        .count();
+    assert!(
+        closed >= extra - 8 && closed <= extra + 8,
+        "{closed} of {} silent connections were closed at once",
+        flood.len()
+    );
+    closed
+}
+
+/// Hostile third peers: a flood of silent TCP connections is cut down to the pending
+/// limit at once; strangers that open many game streams and send half a frame, and
+/// one that dials again and again, are sent away — while the invited guest takes its
+/// seat and plays the table to the end, honest, undisturbed.
+#[test]
+fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use armada::fair::sign::Identity;
+    use armada::net::{Config, GAME_PROTOCOL, Node};
+    use futures::AsyncWriteExt as _;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &["host", "--bot", "easy", "--games", "2", "--listen", listen],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let address = host.line_starting("address: /ip4/127.0.0.1/tcp/");
+    let host_addr: libp2p::Multiaddr = address["address: ".len()..].parse().unwrap();
+    let port: u16 = address.rsplit('/').next().unwrap().parse().unwrap();
+    let invite = armada_proto::Invite::parse(&link).unwrap();
+    let host_peer = libp2p::PeerId::from_bytes(&invite.peer).unwrap();
+
+    let closed = silent_flood(port);
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let config = || Config {
+        listen: vec![listen.parse().unwrap()],
+        ..Config::default()
+    };
+    // Strangers at the door: each opens eight game streams and sends half a frame.
+    let (mut strangers, mut held) = (Vec::new(), Vec::new());
+    for _ in 0..6 {
+        let node = runtime
+            .block_on(Node::start(&Identity::generate(), config()))
+            .unwrap();
+        runtime
+            .block_on(node.dial(host_peer, vec![host_addr.clone()]))
+            .unwrap();
+        let mut control = node.control();
+        for _ in 0..8 {
+            // The host may send an earlier stream (or the whole stranger) away while
+            // this one is written: that is the point.
+            if let Ok(mut stream) = runtime.block_on(control.open_stream(host_peer, GAME_PROTOCOL))
+            {
+                let _ = runtime.block_on(stream.write_all(&[0, 0, 1, 0, 7, 7, 7]));
+                held.push(stream);
+            }
+        }
+        strangers.push(node);
+    }
+    // One stranger dials again and again with fresh keys, all through the game.
+    let knocking = stop.clone();
+    let knocker = runtime.spawn(async move {
+        let mut knocks = 0u32;
+        while !knocking.load(Ordering::Relaxed) {
+            let node = Node::start(&Identity::generate(), config()).await.unwrap();
+            if node.dial(host_peer, vec![host_addr.clone()]).await.is_ok()
+                && let Ok(mut stream) = node.control().open_stream(host_peer, GAME_PROTOCOL).await
+            {
+                let _ = stream.write_all(&[0, 0, 0, 3, 1, 2, 3]).await;
+                knocks += 1;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        knocks
+    });
+
+    let guest = Process::start(
+        &[
+            "join", &link, "--bot", "easy", "--games", "2", "--listen", listen,
+        ],
+        &guest_data,
+    );
+    let mut refused = 0;
+    loop {
+        let line = host
+            .lines
+            .recv_timeout(Duration::from_mins(2))
+            .expect("the host finishes its table");
+        refused += usize::from(line.starts_with("refused "));
+        if line.starts_with("table over: 2 game") {
+            break;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let knocks = runtime.block_on(knocker).unwrap();
+    both_succeed(guest, host);
+    assert_honest(&host_data, 2);
+    assert_honest(&guest_data, 2);
+    println!(
+        "hostile: {closed} silent connections closed at once, {refused} strangers refused, {knocks} knocks"
+    );
+    // 48 half frames at a door of 16 (2 per peer): at least 32 were sent away at once.
+    assert!(refused >= 32, "only {refused} strangers were refused");
+    assert!(knocks >= 3, "the stranger knocked only {knocks} times");
+    drop((held, strangers));
 }
