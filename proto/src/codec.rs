@@ -151,28 +151,75 @@ pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ARMADA\0T";
 /// The largest transcript file read, checked before decoding.
 pub const MAX_TRANSCRIPT: usize = 64 * 1024 * 1024;
 
-/// A transcript's bytes, for a file.
+/// The fixed start of a transcript file; the frames follow it, one after another.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TranscriptHead {
+    magic: [u8; 8],
+    version: u16,
+    table: crate::Hash,
+}
+
+/// A transcript's bytes, for a file: its head, then each frame. A saving peer
+/// appends each new frame's [`encode_saved_frame`] to the file.
 pub fn encode_transcript(transcript: &crate::Transcript) -> Vec<u8> {
-    postcard::to_stdvec(transcript).expect("encoding into memory cannot fail")
+    let head = TranscriptHead {
+        magic: transcript.magic,
+        version: transcript.version,
+        table: transcript.table,
+    };
+    let mut bytes = postcard::to_stdvec(&head).expect("encoding into memory cannot fail");
+    for frame in &transcript.frames {
+        bytes.extend(encode_saved_frame(frame));
+    }
+    bytes
+}
+
+/// One frame's bytes in a transcript file.
+pub fn encode_saved_frame(frame: &crate::SavedFrame) -> Vec<u8> {
+    postcard::to_stdvec(frame).expect("encoding into memory cannot fail")
 }
 
 /// Reads a transcript file: size, magic and version first, then strictly the rest.
 pub fn decode_transcript(bytes: &[u8]) -> Result<crate::Transcript, DecodeError> {
+    let (transcript, used) = decode_transcript_prefix(bytes)?;
+    if used != bytes.len() {
+        return Err(DecodeError::Malformed(format!(
+            "the frame at byte {used} is cut short or damaged"
+        )));
+    }
+    Ok(transcript)
+}
+
+/// Reads the head and the whole frames of a transcript file, stopping at the first
+/// frame that is cut short or damaged (what a crash in the middle of an append
+/// leaves): the transcript so far and how many bytes it takes.
+pub fn decode_transcript_prefix(bytes: &[u8]) -> Result<(crate::Transcript, usize), DecodeError> {
     if bytes.len() > MAX_TRANSCRIPT {
         return Err(DecodeError::TooLarge(bytes.len()));
     }
     if !bytes.starts_with(&TRANSCRIPT_MAGIC) {
         return Err(DecodeError::Malformed("not an Armada transcript".into()));
     }
-    let (transcript, rest) = postcard::take_from_bytes::<crate::Transcript>(bytes)
+    let (head, mut rest) = postcard::take_from_bytes::<TranscriptHead>(bytes)
         .map_err(|e| DecodeError::Malformed(e.to_string()))?;
-    if transcript.version != PROTOCOL_VERSION {
-        return Err(DecodeError::Version(transcript.version));
+    if head.version != PROTOCOL_VERSION {
+        return Err(DecodeError::Version(head.version));
     }
-    if !rest.is_empty() {
-        return Err(DecodeError::Trailing(rest.len()));
+    let mut frames = Vec::new();
+    while !rest.is_empty() {
+        let Ok((frame, after)) = postcard::take_from_bytes::<crate::SavedFrame>(rest) else {
+            break;
+        };
+        frames.push(frame);
+        rest = after;
     }
-    Ok(transcript)
+    let transcript = crate::Transcript {
+        magic: head.magic,
+        version: head.version,
+        table: head.table,
+        frames,
+    };
+    Ok((transcript, bytes.len() - rest.len()))
 }
 
 #[cfg(test)]
@@ -290,7 +337,22 @@ mod tests {
                 bytes: vec![1, 2, 3],
             }],
         };
-        assert_eq!(decode_transcript(&encode_transcript(&t)), Ok(t));
+        let bytes = encode_transcript(&t);
+        assert_eq!(decode_transcript(&bytes), Ok(t.clone()));
+        // Appending a frame's bytes gives the longer transcript.
+        let more = crate::SavedFrame {
+            from: Seat::Guest,
+            bytes: vec![4; 300],
+        };
+        let mut longer = bytes.clone();
+        longer.extend(encode_saved_frame(&more));
+        let mut t2 = t.clone();
+        t2.frames.push(more);
+        assert_eq!(decode_transcript(&longer), Ok(t2));
+        // A frame cut short is refused as a whole, and skipped as a prefix.
+        let cut = &longer[..longer.len() - 1];
+        assert!(decode_transcript(cut).is_err());
+        assert_eq!(decode_transcript_prefix(cut), Ok((t, bytes.len())));
         assert!(decode_transcript(b"ARMADA\0Tjunk").is_err());
         assert!(decode_transcript(b"hello").is_err());
     }

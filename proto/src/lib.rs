@@ -12,8 +12,8 @@ mod message;
 
 pub use codec::{
     DecodeError, Frame, MAX_BODY, MAX_FRAME, MAX_TEXT, MAX_TRANSCRIPT, MAX_WIRE, SIGNATURE_LEN,
-    TRANSCRIPT_MAGIC, decode_body, decode_transcript, decode_wire, encode_body, encode_settings,
-    encode_transcript, encode_wire, split_frame,
+    TRANSCRIPT_MAGIC, decode_body, decode_transcript, decode_transcript_prefix, decode_wire,
+    encode_body, encode_saved_frame, encode_settings, encode_transcript, encode_wire, split_frame,
 };
 pub use invite::{INVITE_PREFIX, Invite, InviteError, LanOffer, MAX_INVITE};
 pub use message::{

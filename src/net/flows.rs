@@ -365,12 +365,11 @@ pub async fn resume(
         !meta.is_computer(),
         "that table is a game against the computer: open the window (`armada`) to resume it"
     );
-    let bytes = seating
-        .store
-        .load(&id)?
-        .context("the table has no saved session")?;
     let identity = seating.store.identity()?;
-    let session = Session::restore(identity.clone(), &bytes, 0)?;
+    let session = seating
+        .store
+        .restore(&id, identity.clone(), 0)?
+        .context("the table has no saved session")?;
     let peer: PeerId = meta.peer.parse().context("the saved peer id is damaged")?;
     let addrs = meta
         .addrs

@@ -48,6 +48,9 @@ struct Saved {
     secret: Hash,
     settings: Option<proto::Settings>,
     secrets: Option<SavedSecrets>,
+    /// How many frames come first from the table's transcript file (the store's
+    /// snapshots), before `frames`.
+    journal: u32,
     frames: Vec<SavedFrame>,
     outbox: Vec<Vec<u8>>,
     revealed_for: Option<Hash>,
@@ -61,6 +64,17 @@ impl Session {
     /// Everything needed to go on after a restart, but the identity key (the caller
     /// keeps that, as the network does). Contains secrets: store it privately.
     pub fn save(&self) -> Vec<u8> {
+        self.save_with(false)
+    }
+
+    /// [`Session::save`] without the frames: they are the table's transcript file,
+    /// which the caller keeps (and appends to) itself. Restore with
+    /// [`Session::restore_with`].
+    pub fn save_state(&self) -> Vec<u8> {
+        self.save_with(true)
+    }
+
+    fn save_with(&self, journaled: bool) -> Vec<u8> {
         let secrets = self.secrets.as_ref().map(|s| SavedSecrets {
             game: s.game,
             ships: s
@@ -79,15 +93,23 @@ impl Session {
             secret: self.secret,
             settings: self.settings,
             secrets,
-            frames: self
-                .table
-                .transcript()
-                .iter()
-                .map(|(seat, bytes)| SavedFrame {
-                    from: wire::seat(*seat),
-                    bytes: bytes.clone(),
-                })
-                .collect(),
+            journal: if journaled {
+                self.table.transcript().len() as u32
+            } else {
+                0
+            },
+            frames: if journaled {
+                Vec::new()
+            } else {
+                self.table
+                    .transcript()
+                    .iter()
+                    .map(|(seat, bytes)| SavedFrame {
+                        from: wire::seat(*seat),
+                        bytes: bytes.clone(),
+                    })
+                    .collect()
+            },
             outbox: self.outbox.iter().cloned().collect(),
             revealed_for: self.revealed_for,
             verdict_for: self.verdict_for,
@@ -105,6 +127,18 @@ impl Session {
         bytes: &[u8],
         now: super::Millis,
     ) -> Result<Self, RestoreError> {
+        Self::restore_with(identity, bytes, &[], now)
+    }
+
+    /// The session saved by [`Session::save_state`] in `bytes`, with the frames of
+    /// its table's transcript file (`journal`; frames past those the snapshot
+    /// counts — appended just before a crash, never sent — are left out).
+    pub fn restore_with(
+        identity: Identity,
+        bytes: &[u8],
+        journal: &[SavedFrame],
+        now: super::Millis,
+    ) -> Result<Self, RestoreError> {
         let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
         if !bytes.starts_with(&MAGIC) {
             return Err(malformed(&"wrong magic"));
@@ -119,7 +153,14 @@ impl Session {
         let me = wire::from_seat(saved.seat);
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
         session.table = Table::for_seat(table_id(&saved.secret), me);
-        for (index, frame) in saved.frames.iter().enumerate() {
+        let from_journal = journal.get(..saved.journal as usize).ok_or_else(|| {
+            malformed(&format_args!(
+                "the snapshot counts {} frames in the transcript, which holds {}",
+                saved.journal,
+                journal.len()
+            ))
+        })?;
+        for (index, frame) in from_journal.iter().chain(&saved.frames).enumerate() {
             session
                 .table
                 .receive(wire::from_seat(frame.from), &frame.bytes)

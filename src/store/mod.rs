@@ -3,16 +3,24 @@
 //!
 //! Layout of the data directory (the platform's, or `--data-dir`):
 //! `identity.key` (the ed25519 secret, 64 bytes, owner-only), and per table
-//! `tables/<table id>.session` (a [`Session::save`] snapshot: secrets included) and
-//! `tables/<table id>.armada` (the transcript, as `armada verify` reads it); for a
-//! game against the computer in the window also `tables/<table id>.computer` (the
-//! computer side's key and session, owner-only). Each write
-//! goes to a temporary file in the same directory and is renamed over the old one,
-//! so a process killed at any moment leaves the previous or the new version, never a
-//! torn one. Architecture invariant: files only; no game logic, no network.
+//! `tables/<table id>.session` (a [`Session::save_state`] snapshot: secrets included,
+//! the frames counted but not copied) and `tables/<table id>.armada` (the transcript,
+//! as `armada verify` reads it, and the snapshot's frames); for a game against the
+//! computer in the window also `tables/<table id>.computer` (the computer side's key
+//! and whole session, owner-only).
+//!
+//! A save appends the frames taken in since the last one to the transcript, then
+//! writes the snapshot through a temporary file renamed over the old one: a save costs
+//! the new frames and the small snapshot, not the whole table, and a process killed at
+//! any moment leaves a snapshot whose frames are all in the transcript (frames past
+//! those it counts, and a frame cut short, were never sent; restoring drops them).
+//! The first save of a table in a process writes its whole transcript the same
+//! atomic way. Architecture invariant: files only; no game logic, no network.
 
+use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 
@@ -56,6 +64,8 @@ struct ComputerSide {
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
+    /// Per table, how many frames this process has written to its transcript file.
+    written: Arc<Mutex<HashMap<[u8; 32], usize>>>,
 }
 
 impl Store {
@@ -70,7 +80,10 @@ impl Store {
         };
         std::fs::create_dir_all(dir.join("tables"))
             .with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(Self { dir })
+        Ok(Self {
+            dir,
+            written: Arc::default(),
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -111,15 +124,71 @@ impl Store {
             .join(format!("{}.armada", hex::encode(table)))
     }
 
-    /// Saves the session and its transcript (each atomically).
+    /// Saves the session: the frames new since the last save are appended to its
+    /// transcript, then its snapshot is written atomically.
     pub fn save(&self, session: &Session) -> anyhow::Result<()> {
         let table = session.table().id();
-        write_atomic(&self.session_path(&table), &session.save(), true)?;
-        write_atomic(
-            &self.transcript_path(&table),
-            &session.table().transcript_file(),
-            false,
-        )
+        let frames = session.table().transcript();
+        let path = self.transcript_path(&table);
+        let mut written = self
+            .written
+            .lock()
+            .expect("no save panics while holding it");
+        match written.get(&table) {
+            Some(&n) if n <= frames.len() => {
+                let mut bytes = Vec::new();
+                for (seat, frame) in &frames[n..] {
+                    bytes.extend(armada_proto::encode_saved_frame(
+                        &armada_proto::SavedFrame {
+                            from: crate::fair::wire::seat(*seat),
+                            bytes: frame.clone(),
+                        },
+                    ));
+                }
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut file| file.write_all(&bytes))
+                    .with_context(|| format!("cannot save {}", path.display()))?;
+            }
+            _ => write_atomic(&path, &session.table().transcript_file(), false)?,
+        }
+        written.insert(table, frames.len());
+        write_atomic(&self.session_path(&table), &session.save_state(), true)
+    }
+
+    /// The saved session of table `table`, for `identity`, at time `now` (`None` if
+    /// there is none): its snapshot with the frames of its transcript.
+    pub fn restore(
+        &self,
+        table: &[u8; 32],
+        identity: Identity,
+        now: crate::session::Millis,
+    ) -> anyhow::Result<Option<Session>> {
+        let Some(snapshot) = self.load(table)? else {
+            return Ok(None);
+        };
+        let path = self.transcript_path(table);
+        let frames = match std::fs::read(&path) {
+            Ok(bytes) => {
+                armada_proto::decode_transcript_prefix(&bytes)
+                    .with_context(|| format!("{} is damaged", path.display()))?
+                    .0
+                    .frames
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", path.display()));
+            }
+        };
+        let session = Session::restore_with(identity, &snapshot, &frames, now)
+            .with_context(|| format!("the saved table {} is damaged", hex::encode(table)))?;
+        // The next save writes the transcript anew: frames past the snapshot go.
+        self.written
+            .lock()
+            .expect("no save panics while holding it")
+            .remove(table);
+        Ok(Some(session))
     }
 
     /// Saves how to reach the table's other player again (written once, at the start).

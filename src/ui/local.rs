@@ -91,10 +91,9 @@ impl Local {
             .level
             .parse()
             .map_err(|e| anyhow::anyhow!("the saved level is damaged: {e}"))?;
-        let bytes = store
-            .load(id)?
+        let me = store
+            .restore(id, identity, now)?
             .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;
-        let me = Session::restore(identity, &bytes, now)?;
         let them = store.load_computer(id, now)?;
         let mut table = Self {
             me,
