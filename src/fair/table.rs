@@ -8,7 +8,7 @@
 //! Architecture invariant: no secrets, no clock, no IO; a frame it rejects
 //! changes nothing, and a signed frame that breaks a rule is named as a lie.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use armada_proto::{self as proto, Body, Frame, PROTOCOL_VERSION, Payload};
 use thiserror::Error;
@@ -170,26 +170,41 @@ pub enum Verdict {
 
 #[derive(Clone, Debug, Default)]
 struct Chain {
+    /// The seq of `frames[0]`: frames before it were compacted away.
+    base: u32,
     /// Each frame's message hash and its place in the transcript (bytes are kept once).
-    frames: Vec<(Hash, usize)>,
+    frames: VecDeque<(Hash, usize)>,
     /// Index into the other chain of the newest frame this chain has seen.
     seen: Option<u32>,
 }
 
 impl Chain {
     fn next(&self) -> u32 {
-        self.frames.len() as u32
+        self.base + self.frames.len() as u32
     }
 
     fn last(&self) -> Hash {
-        self.frames.last().map_or([0; 32], |(h, _)| *h)
+        self.frames.back().map_or([0; 32], |(h, _)| *h)
     }
 
     fn position(&self, hash: &Hash) -> Option<u32> {
         self.frames
             .iter()
             .rposition(|(h, _)| h == hash)
-            .map(|i| i as u32)
+            .map(|i| self.base + i as u32)
+    }
+
+    /// Frame `seq`'s hash and place in the transcript, unless compacted away.
+    fn get(&self, seq: u32) -> Option<(Hash, usize)> {
+        self.frames.get(seq.checked_sub(self.base)? as usize).copied()
+    }
+
+    /// Forgets the frames before `seq` (never the newest one).
+    fn forget_before(&mut self, seq: u32) {
+        while self.base < seq && self.frames.len() > 1 {
+            self.frames.pop_front();
+            self.base += 1;
+        }
     }
 }
 
@@ -327,8 +342,10 @@ pub struct Table {
     peer_keys: [Option<PeerKey>; 2],
     settings: Option<proto::Settings>,
     chains: [Chain; 2],
-    /// Every accepted frame in the order it was taken in: the transcript.
-    transcript: Vec<(Seat, Vec<u8>)>,
+    /// Every accepted frame in the order it was taken in: the transcript (but the
+    /// first `compacted`, forgotten by [`Table::compact`]).
+    transcript: VecDeque<(Seat, Vec<u8>)>,
+    compacted: usize,
     round: Option<Round>,
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
@@ -366,7 +383,8 @@ impl Table {
             peer_keys: [None, None],
             settings: None,
             chains: [Chain::default(), Chain::default()],
-            transcript: Vec::new(),
+            transcript: VecDeque::new(),
+            compacted: 0,
             round: None,
             finished: Vec::new(),
             outside_lie: None,
@@ -402,12 +420,67 @@ impl Table {
         self.settings
     }
 
-    pub fn transcript(&self) -> &[(Seat, Vec<u8>)] {
+    /// The transcript's frames still held (all of them unless compacted).
+    pub fn transcript(&self) -> &VecDeque<(Seat, Vec<u8>)> {
         &self.transcript
     }
 
-    /// The transcript as a file `armada verify` reads.
+    /// How many frames the transcript holds (compacted ones included).
+    pub fn transcript_len(&self) -> usize {
+        self.compacted + self.transcript.len()
+    }
+
+    /// The transcript's frames from number `n` on (`n` not before those compacted).
+    pub fn transcript_from(&self, n: usize) -> impl ExactSizeIterator<Item = &(Seat, Vec<u8>)> {
+        self.transcript.range(n.saturating_sub(self.compacted).min(self.transcript.len())..)
+    }
+
+    /// Whether every frame is still held ([`Table::compact`] was never of use).
+    pub fn is_whole(&self) -> bool {
+        self.compacted == 0
+    }
+
+    /// `seat`'s own frames from its seq `seq` on, as signed.
+    pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
+        let chain = &self.chains[idx(seat)];
+        (seq.max(chain.base)..chain.next())
+            .filter_map(|s| chain.get(s))
+            .map(|(_, at)| self.transcript[at - self.compacted].1.clone())
+            .collect()
+    }
+
+    /// Forgets frames nobody can need again: those of each chain before the newest
+    /// one the other chain has seen (a later `seen` link cannot point before it, and
+    /// the other side saved them before it sent that link), and the bytes of every
+    /// frame before the oldest kept. A table that went on for thousands of games keeps
+    /// only what its recent frames need; the frames live on in the saved transcript.
+    /// A repeat of a forgotten frame is refused as a duplicate (equivocation about a
+    /// frame both sides have long acknowledged is no longer looked for).
+    pub fn compact(&mut self) {
+        for seat in [Seat::Host, Seat::Guest] {
+            if let Some(seen) = self.chains[idx(seat.other())].seen {
+                self.chains[idx(seat)].forget_before(seen);
+            }
+        }
+        let oldest = self
+            .chains
+            .iter()
+            .filter_map(|chain| chain.frames.front().map(|(_, at)| *at))
+            .min()
+            .unwrap_or(self.compacted);
+        while self.compacted < oldest {
+            let Some((_, bytes)) = self.transcript.pop_front() else {
+                break;
+            };
+            self.stored -= bytes.len();
+            self.compacted += 1;
+        }
+    }
+
+    /// The transcript as a file `armada verify` reads; only whole (before any
+    /// [`Table::compact`]) — a compacted table's transcript is its saved file.
     pub fn transcript_file(&self) -> Vec<u8> {
+        debug_assert!(self.is_whole(), "a compacted table has no whole transcript");
         proto::encode_transcript(&proto::Transcript {
             magic: proto::TRANSCRIPT_MAGIC,
             version: PROTOCOL_VERSION,
@@ -606,8 +679,8 @@ impl Table {
         let previous_seen = chain.seen;
         self.chains[idx(from)]
             .frames
-            .push((hash, self.transcript.len()));
-        self.transcript.push((from, bytes.to_vec()));
+            .push_back((hash, self.transcript_len()));
+        self.transcript.push_back((from, bytes.to_vec()));
         self.stored += bytes.len();
         if body.version != PROTOCOL_VERSION || !link_ok {
             return Ok(self.prove(Lie {
@@ -641,15 +714,18 @@ impl Table {
     /// A frame whose number was already taken: a harmless repeat, or equivocation.
     fn earlier(&mut self, from: Seat, frame: &Frame, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
         let seq = frame.body.seq;
-        let (_, at) = self.chains[idx(from)].frames[seq as usize];
-        let earlier = &self.transcript[at].1;
+        let Some((_, at)) = self.chains[idx(from)].get(seq) else {
+            // Compacted away: long acknowledged by both sides.
+            return Err(Rejected::Duplicate { from, seq });
+        };
+        let earlier = &self.transcript[at - self.compacted].1;
         let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
         // One piece of evidence per number is kept; more add nothing.
         if earlier_body == frame.body_bytes() || !self.equivocations.insert((from, seq)) {
             return Err(Rejected::Duplicate { from, seq });
         }
         // Two different signed messages with one number: provable to anyone.
-        self.transcript.push((from, bytes.to_vec()));
+        self.transcript.push_back((from, bytes.to_vec()));
         self.stored += bytes.len();
         Ok(self.prove(Lie {
             liar: from,

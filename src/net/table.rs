@@ -181,6 +181,8 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
         }
         if changed && let Some(store) = self.store {
             store.save(self.session)?;
+            // Saved: what the table no longer needs lives on in the file only.
+            self.session.compact();
         }
         if changed && let Some(watch) = &self.watch {
             watch.send(Update::Snapshot(

@@ -194,6 +194,13 @@ impl Session {
         &self.identity
     }
 
+    /// Forgets frames of the table nobody can need again ([`Table::compact`]); for a
+    /// session whose frames are saved (they stay in its transcript file), so that a
+    /// table of thousands of games keeps a bounded memory.
+    pub fn compact(&mut self) {
+        self.table.compact();
+    }
+
     /// The table as both sides see it: charts, stocks, whose move, the transcript.
     pub fn table(&self) -> &Table {
         &self.table
@@ -241,14 +248,7 @@ impl Session {
         if table != self.table.id() || next > mine {
             return;
         }
-        self.outbox = self
-            .table
-            .transcript()
-            .iter()
-            .filter(|(seat, _)| *seat == self.me)
-            .skip(next as usize)
-            .map(|(_, bytes)| bytes.clone())
-            .collect();
+        self.outbox = self.table.frames_from(self.me, next).into();
     }
 
     /// The next stream message for the peer: a refusal, then frames, each wrapped as

@@ -94,8 +94,12 @@ impl Session {
             settings: self.settings,
             secrets,
             journal: if journaled {
-                self.table.transcript().len() as u32
+                self.table.transcript_len() as u32
             } else {
+                assert!(
+                    self.table.is_whole(),
+                    "a compacted session is saved with save_state, its frames being in its file"
+                );
                 0
             },
             frames: if journaled {

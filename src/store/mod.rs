@@ -128,16 +128,16 @@ impl Store {
     /// transcript, then its snapshot is written atomically.
     pub fn save(&self, session: &Session) -> anyhow::Result<()> {
         let table = session.table().id();
-        let frames = session.table().transcript();
+        let total = session.table().transcript_len();
         let path = self.transcript_path(&table);
         let mut written = self
             .written
             .lock()
             .expect("no save panics while holding it");
         match written.get(&table) {
-            Some(&n) if n <= frames.len() => {
+            Some(&n) if n <= total => {
                 let mut bytes = Vec::new();
-                for (seat, frame) in &frames[n..] {
+                for (seat, frame) in session.table().transcript_from(n) {
                     bytes.extend(armada_proto::encode_saved_frame(
                         &armada_proto::SavedFrame {
                             from: crate::fair::wire::seat(*seat),
@@ -151,9 +151,16 @@ impl Store {
                     .and_then(|mut file| file.write_all(&bytes))
                     .with_context(|| format!("cannot save {}", path.display()))?;
             }
-            _ => write_atomic(&path, &session.table().transcript_file(), false)?,
+            _ => {
+                anyhow::ensure!(
+                    session.table().is_whole(),
+                    "cannot save {}: its table was compacted before it was first saved",
+                    path.display()
+                );
+                write_atomic(&path, &session.table().transcript_file(), false)?;
+            }
         }
-        written.insert(table, frames.len());
+        written.insert(table, total);
         write_atomic(&self.session_path(&table), &session.save_state(), true)
     }
 

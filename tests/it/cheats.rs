@@ -303,7 +303,7 @@ mod c10_replays {
     fn a_replayed_frame_is_refused_and_changes_nothing() {
         let mut d = duel(Cheat::None);
         d.host("A1");
-        let (_, answer) = d.liar.table.transcript().last().unwrap().clone();
+        let (_, answer) = d.liar.table.transcript().back().unwrap().clone();
         let before = d.host.table().transcript().len();
         assert_eq!(
             d.host.handle_message(0, &answer),
