@@ -149,7 +149,7 @@ pub fn decode_wire(bytes: &[u8]) -> Result<crate::Wire, DecodeError> {
 /// The first bytes of every transcript file.
 pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ARMADA\0T";
 /// The largest transcript file read, checked before decoding.
-pub const MAX_TRANSCRIPT: usize = 64 * 1024 * 1024;
+pub const MAX_TRANSCRIPT: usize = 256 * 1024 * 1024;
 
 /// The fixed start of a transcript file; the frames follow it, one after another.
 #[derive(serde::Serialize, serde::Deserialize)]

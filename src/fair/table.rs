@@ -29,13 +29,14 @@ use super::wire;
 /// Positions the consistency search may try after one answer before it gives up
 /// (undecided, not a lie). Honest games stay far below it.
 const FIT_BUDGET: u32 = 200_000;
-/// Bytes of frames a table keeps at most: its transcript stays readable by `verify`.
+/// Bytes of frames a table takes in at most (compacted ones included): its
+/// transcript stays readable by `verify`.
 const MAX_STORED: usize = proto::MAX_TRANSCRIPT - 1024 * 1024;
 /// The move timer, as RULES.md fixes it.
 pub const MOVE_MS: u32 = 15_000;
 /// Frames of a table beyond which an observer stops accepting more (a table of
-/// several hundred games; bounds what a peer can make the other store).
-const MAX_FRAMES: usize = 100_000;
+/// about 2,500 games; bounds what a peer can make the other store).
+const MAX_FRAMES: usize = 400_000;
 
 /// A frame that was not taken in; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -350,7 +351,7 @@ pub struct Table {
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
     outside_lie: Option<Lie>,
-    /// Bytes of all frames kept.
+    /// Bytes of all frames taken in (compacted ones included).
     stored: usize,
     /// (sender, seq) of every equivocation already on the record.
     equivocations: HashSet<(Seat, u32)>,
@@ -469,10 +470,9 @@ impl Table {
             .min()
             .unwrap_or(self.compacted);
         while self.compacted < oldest {
-            let Some((_, bytes)) = self.transcript.pop_front() else {
+            if self.transcript.pop_front().is_none() {
                 break;
-            };
-            self.stored -= bytes.len();
+            }
             self.compacted += 1;
         }
     }
@@ -626,7 +626,7 @@ impl Table {
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
         if self.left == Some(from)
-            || self.transcript.len() >= MAX_FRAMES
+            || self.transcript_len() >= MAX_FRAMES
             || self.stored + bytes.len() > MAX_STORED
         {
             return Err(Rejected::Closed);
