@@ -165,12 +165,12 @@ fn primitives(c: &mut Criterion) {
     use armada::fair::sign::{Identity, verify};
     use armada::rules::{Facts, fit_fleet};
     let duet = mid_game(30);
-    let frame = duet.host.table().transcript().last().unwrap().1.clone();
+    let frame = duet.host.table().transcript().back().unwrap().1.clone();
     let decoded = armada_proto::Frame::decode(&frame).unwrap();
     let key = duet
         .host
         .table()
-        .key(duet.host.table().transcript().last().unwrap().0)
+        .key(duet.host.table().transcript().back().unwrap().0)
         .unwrap();
     let mut group = c.benchmark_group("primitives");
     group.bench_function("ed25519 verify a frame (key decoded each time)", |b| {
