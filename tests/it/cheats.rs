@@ -123,7 +123,8 @@ fn c4_a_withheld_sinking_never_boxed_in_is_caught_at_the_reveal() {
         seq: 3,
         reason: "the answer to shot J1 does not match the revealed fleet".into(),
     };
-    assert_eq!(verdict, Some(Verdict::Lie(lie)));
+    assert_eq!(verdict, Some(Verdict::Lie(lie.clone())));
+    assert_offline(&d, &Outcome::Lie(lie));
 }
 
 #[test]
@@ -190,6 +191,31 @@ fn c5_a_wrong_count_answered_consistently_is_caught_at_the_reveal() {
         lie.reason,
         "the revealed fleet is illegal: the fleet needs 4 boats (1 decks), not 5"
     );
+    assert_offline(&d, &Outcome::Lie(lie));
+}
+
+#[test]
+fn c5_a_bent_ship_answered_consistently_is_caught_at_the_reveal() {
+    // The boat at C7 grown into an L with decks at D7 and D8. A reveal can only state
+    // straight ships, so the L is two runs that touch (and the counts are off).
+    let mut decks = standard().decks();
+    decks.insert(cells("D7")[0]);
+    decks.insert(cells("D8")[0]);
+    let mut d = duel(Cheat::Decks(decks));
+    d.host("J1");
+    d.host.handle_command(0, Command::Resign).unwrap();
+    d.drive();
+    let settled = d.host.table().settled().cloned();
+    let Some(Verdict::Lie(lie)) = settled else {
+        panic!("a lie at the reveal, not {settled:?}")
+    };
+    assert_eq!(lie.liar, Seat::Guest);
+    assert!(
+        lie.reason.starts_with("the revealed fleet is illegal"),
+        "{}",
+        lie.reason
+    );
+    assert_offline(&d, &Outcome::Lie(lie));
 }
 
 #[test]
