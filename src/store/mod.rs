@@ -7,7 +7,8 @@
 //! the frames counted but not copied) and `tables/<table id>.armada` (the transcript,
 //! as `armada verify` reads it, and the snapshot's frames); for a game against the
 //! computer in the window also `tables/<table id>.computer` (the computer side's key
-//! and whole session, owner-only).
+//! and snapshot, owner-only) and `tables/<table id>.computer.transcript` (its frames,
+//! in the transcript format).
 //!
 //! A save appends the frames taken in since the last one to the transcript, then
 //! writes the snapshot through a temporary file renamed over the old one: a save costs
@@ -64,8 +65,8 @@ struct ComputerSide {
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
-    /// Per table, how many frames this process has written to its transcript file.
-    written: Arc<Mutex<HashMap<[u8; 32], usize>>>,
+    /// Per transcript file, how many frames this process has written to it.
+    written: Arc<Mutex<HashMap<PathBuf, usize>>>,
 }
 
 impl Store {
@@ -128,13 +129,19 @@ impl Store {
     /// transcript, then its snapshot is written atomically.
     pub fn save(&self, session: &Session) -> anyhow::Result<()> {
         let table = session.table().id();
+        self.append_frames(session, &self.transcript_path(&table))?;
+        write_atomic(&self.session_path(&table), &session.save_state(), true)
+    }
+
+    /// Appends to the transcript file at `path` the frames of `session` it lacks (the
+    /// whole transcript, atomically, the first time in this process).
+    fn append_frames(&self, session: &Session, path: &Path) -> anyhow::Result<()> {
         let total = session.table().transcript_len();
-        let path = self.transcript_path(&table);
         let mut written = self
             .written
             .lock()
             .expect("no save panics while holding it");
-        match written.get(&table) {
+        match written.get(path) {
             Some(&n) if n <= total => {
                 let mut bytes = Vec::new();
                 for (seat, frame) in session.table().transcript_from(n) {
@@ -147,7 +154,7 @@ impl Store {
                 }
                 std::fs::OpenOptions::new()
                     .append(true)
-                    .open(&path)
+                    .open(path)
                     .and_then(|mut file| file.write_all(&bytes))
                     .with_context(|| format!("cannot save {}", path.display()))?;
             }
@@ -157,11 +164,33 @@ impl Store {
                     "cannot save {}: its table was compacted before it was first saved",
                     path.display()
                 );
-                write_atomic(&path, &session.table().transcript_file(), false)?;
+                write_atomic(path, &session.table().transcript_file(), false)?;
             }
         }
-        written.insert(table, total);
-        write_atomic(&self.session_path(&table), &session.save_state(), true)
+        written.insert(path.to_path_buf(), total);
+        Ok(())
+    }
+
+    /// The frames saved in the transcript file at `path` (none if there is no file),
+    /// up to a frame cut short; the next save there writes the file anew.
+    fn saved_frames(&self, path: &Path) -> anyhow::Result<Vec<armada_proto::SavedFrame>> {
+        let frames = match std::fs::read(path) {
+            Ok(bytes) => {
+                armada_proto::decode_transcript_prefix(&bytes)
+                    .with_context(|| format!("{} is damaged", path.display()))?
+                    .0
+                    .frames
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", path.display()));
+            }
+        };
+        self.written
+            .lock()
+            .expect("no save panics while holding it")
+            .remove(path);
+        Ok(frames)
     }
 
     /// The saved session of table `table`, for `identity`, at time `now` (`None` if
@@ -175,26 +204,9 @@ impl Store {
         let Some(snapshot) = self.load(table)? else {
             return Ok(None);
         };
-        let path = self.transcript_path(table);
-        let frames = match std::fs::read(&path) {
-            Ok(bytes) => {
-                armada_proto::decode_transcript_prefix(&bytes)
-                    .with_context(|| format!("{} is damaged", path.display()))?
-                    .0
-                    .frames
-            }
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(error) => {
-                return Err(error).with_context(|| format!("cannot read {}", path.display()));
-            }
-        };
+        let frames = self.saved_frames(&self.transcript_path(table))?;
         let session = Session::restore_with(identity, &snapshot, &frames, now)
             .with_context(|| format!("the saved table {} is damaged", hex::encode(table)))?;
-        // The next save writes the transcript anew: frames past the snapshot go.
-        self.written
-            .lock()
-            .expect("no save panics while holding it")
-            .remove(table);
         Ok(Some(session))
     }
 
@@ -228,11 +240,14 @@ impl Store {
         }
     }
 
-    /// Saves the computer's side of a window table: its key and its session.
+    /// Saves the computer's side of a window table: its key and its session (its
+    /// frames, in the order it took them in, appended to a transcript of its own).
     pub fn save_computer(&self, session: &Session) -> anyhow::Result<()> {
+        let table = session.table().id();
+        self.append_frames(session, &self.computer_transcript_path(&table))?;
         let side = ComputerSide {
             key: session.identity().to_secret_bytes().to_vec(),
-            session: session.save(),
+            session: session.save_state(),
         };
         let bytes = postcard::to_stdvec(&side).context("cannot encode the computer's side")?;
         write_atomic(&self.computer_path(&session.table().id()), &bytes, true)
@@ -253,8 +268,15 @@ impl Store {
             .ok()
             .and_then(|k| Identity::from_secret_bytes(&k))
             .with_context(|| format!("{} holds a damaged key", path.display()))?;
-        Session::restore(key, &side.session, now)
+        let frames = self.saved_frames(&self.computer_transcript_path(table))?;
+        Session::restore_with(key, &side.session, &frames, now)
             .with_context(|| format!("{} holds a damaged session", path.display()))
+    }
+
+    fn computer_transcript_path(&self, table: &[u8; 32]) -> PathBuf {
+        self.dir
+            .join("tables")
+            .join(format!("{}.computer.transcript", hex::encode(table)))
     }
 
     fn computer_path(&self, table: &[u8; 32]) -> PathBuf {
