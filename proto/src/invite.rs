@@ -10,7 +10,8 @@ use thiserror::Error;
 
 /// The link's prefix.
 pub const INVITE_PREFIX: &str = "armada://join/";
-/// The longest invite text accepted, in bytes.
+/// The longest invite code accepted, in bytes (the link's prefix and surrounding
+/// whitespace aside, so that a code that reads also reads as a link).
 pub const MAX_INVITE: usize = 4096;
 /// Addresses an invite carries at most.
 pub const MAX_ADDRS: usize = 16;
@@ -60,10 +61,10 @@ impl Invite {
     /// Reads a link or a bare code.
     pub fn parse(text: &str) -> Result<Self, InviteError> {
         let text = text.trim();
-        if text.len() > MAX_INVITE {
+        let code = text.strip_prefix(INVITE_PREFIX).unwrap_or(text);
+        if code.len() > MAX_INVITE {
             return Err(InviteError::TooLong);
         }
-        let code = text.strip_prefix(INVITE_PREFIX).unwrap_or(text);
         let bytes = BASE64URL_NOPAD
             .decode(code.as_bytes())
             .map_err(|_| InviteError::Encoding)?;
@@ -140,6 +141,19 @@ mod tests {
         assert_eq!(Invite::parse(&format!("  {}\n", i.to_code())), Ok(i));
     }
 
+    /// Found by the `invite` fuzz target: a code of 4083 characters read, but its
+    /// link (14 more) was refused as too long.
+    #[test]
+    fn the_longest_code_reads_as_a_link_too() {
+        let mut i = invite();
+        i.addrs = vec![vec![0; 247]; 12];
+        i.peer = vec![0; 39];
+        let code = i.to_code();
+        assert!(code.len() <= MAX_INVITE && i.to_link().len() > MAX_INVITE);
+        assert_eq!(Invite::parse(&code), Ok(i.clone()));
+        assert_eq!(Invite::parse(&i.to_link()), Ok(i));
+    }
+
     #[test]
     fn lan_offers_round_trip_and_junk_is_refused() {
         let offer = LanOffer {
@@ -163,6 +177,8 @@ mod tests {
             Err(InviteError::Malformed)
         );
         assert_eq!(Invite::parse(&"A".repeat(5000)), Err(InviteError::TooLong));
+        let link = format!("{INVITE_PREFIX}{}", "A".repeat(MAX_INVITE + 1));
+        assert_eq!(Invite::parse(&link), Err(InviteError::TooLong));
         let mut i = invite();
         i.version = 2;
         assert_eq!(Invite::parse(&i.to_link()), Err(InviteError::Version(2)));
