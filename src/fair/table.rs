@@ -197,7 +197,9 @@ impl Chain {
 
     /// Frame `seq`'s hash and place in the transcript, unless compacted away.
     fn get(&self, seq: u32) -> Option<(Hash, usize)> {
-        self.frames.get(seq.checked_sub(self.base)? as usize).copied()
+        self.frames
+            .get(seq.checked_sub(self.base)? as usize)
+            .copied()
     }
 
     /// Forgets the frames before `seq` (never the newest one).
@@ -433,7 +435,8 @@ impl Table {
 
     /// The transcript's frames from number `n` on (`n` not before those compacted).
     pub fn transcript_from(&self, n: usize) -> impl ExactSizeIterator<Item = &(Seat, Vec<u8>)> {
-        self.transcript.range(n.saturating_sub(self.compacted).min(self.transcript.len())..)
+        self.transcript
+            .range(n.saturating_sub(self.compacted).min(self.transcript.len())..)
     }
 
     /// Whether every frame is still held ([`Table::compact`] was never of use).
@@ -699,7 +702,10 @@ impl Table {
         self.chains[idx(from)].seen = seen;
         let mut notes = Vec::new();
         match self.payload(from, body, seen, &mut notes) {
-            Ok(()) => Ok(notes),
+            Ok(()) => {
+                self.resign_leaver(&mut notes);
+                Ok(notes)
+            }
             Err(reason) => {
                 notes.extend(self.prove(Lie {
                     liar: from,
@@ -708,6 +714,38 @@ impl Table {
                 }));
                 Ok(notes)
             }
+        }
+    }
+
+    /// Leaving a game under way is resigning it: the round still settles, by the
+    /// reveal the leaver no longer sends (a forfeit on the record). Checked after
+    /// every frame, so a game that starts after a leave it crossed is resigned too.
+    /// The resignation waits while the leaver's own action waits for its answer, or
+    /// its own forfeit claim for the other peer's next message (when a `Resign` would
+    /// be refused): it takes effect after the frame that settles them, as at a table
+    /// that took that frame in before the leave.
+    fn resign_leaver(&mut self, notes: &mut Vec<Note>) {
+        let Some(leaver) = self.left else {
+            return;
+        };
+        // The leave is the leaver's last frame.
+        let leave = self.chains[idx(leaver)].next().saturating_sub(1);
+        let Some(round) = self.round.as_mut() else {
+            return;
+        };
+        let waits = round
+            .claim
+            .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending)
+            || round.pending.as_ref().is_some_and(|p| p.seat == leaver);
+        if !waits
+            && let Some(game) = round.game.as_mut()
+            && !game.is_over()
+            && let Ok(ending) = game.resign(leaver)
+        {
+            round.pending = None;
+            round.accept = None;
+            round.ended_by = Some((leaver, leave));
+            notes.push(Note::Ended(ending));
         }
     }
 
@@ -999,6 +1037,10 @@ impl Table {
                 }
             }
             Payload::Resign { game } => {
+                // The other peer's leave, if this resignation did not see it.
+                let crossed_leave = self.left.filter(|l| *l == from.other()).is_some_and(|l| {
+                    !Self::covers(seen, self.chains[idx(l)].next().saturating_sub(1))
+                });
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("resigning before the start")?;
                 if g.is_over() {
@@ -1019,6 +1061,15 @@ impl Table {
                 // sides could disagree on the ending: wait for it first.
                 if round.pending.as_ref().is_some_and(|p| p.seat == from) {
                     return Err("a resignation while the own action waits for its answer".into());
+                }
+                // It crossed a leave whose resignation waits here (for an answer, or for
+                // a claim to be decided) but stood already where the leave came second.
+                if crossed_leave {
+                    let ending = g.mutual_resignation();
+                    round.pending = None;
+                    round.ended_by = Some((from, seq));
+                    notes.push(Note::Ended(ending));
+                    return Ok(());
                 }
                 let ending = g.resign(from).map_err(|e| e.to_string())?;
                 round.pending = None;
@@ -1046,7 +1097,7 @@ impl Table {
                 let other_next = self.chains[idx(from.other())].next();
                 let saw_all = other_next == 0 || seen == Some(other_next - 1);
                 let timer = self.settings.is_some_and(|s| s.timer);
-                let own = self.own;
+                let (own, left) = (self.own, self.left);
                 let round = self.round_for(game)?;
                 if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
                     return Err("a second forfeit claim for one game".into());
@@ -1074,8 +1125,9 @@ impl Table {
                         claimant: from,
                         by: seen.map_or(0, |s| s + 1),
                     });
-                } else if own == Some(from.other()) {
-                    // At the debtor's own table every later message of its sees the claim.
+                } else if own == Some(from.other()) || left == Some(from.other()) {
+                    // At the debtor's own table every later message of its sees the
+                    // claim; a debtor that left sends none, so nothing can refute it.
                     Self::confirm(round, notes);
                 }
             }
@@ -1120,17 +1172,16 @@ impl Table {
                     seat: from,
                     reason: reason.clone(),
                 });
-                // Leaving a game under way is resigning it: the round still settles,
-                // by the reveal the leaver no longer sends (a forfeit on the record).
+                // Leaving a game under way is resigning it (see `resign_leaver`); a
+                // leave that crossed the other's resignation makes two that crossed.
                 if let Some(round) = self.round.as_mut()
-                    && !round
-                        .claim
-                        .is_some_and(|c| c.claimant == from && c.state == ClaimState::Pending)
-                    && let Some(game) = round.game.as_mut()
-                    && let Ok(ending) = game.resign(from)
+                    && let Some(g) = round.game.as_mut()
+                    && g.is_over()
+                    && crossed(round.ended_by, from, seen)
+                    && g.ending()
+                        .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
                 {
-                    round.pending = None;
-                    round.accept = None;
+                    let ending = g.mutual_resignation();
                     round.ended_by = Some((from, seq));
                     notes.push(Note::Ended(ending));
                 }

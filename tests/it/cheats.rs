@@ -877,8 +877,14 @@ fn leaving_mid_game_resigns_it_and_the_round_still_settles() {
         .expect("waiting for the leaver's reveal");
     d.host.handle_timeout(deadline);
     d.drive();
-    assert_claim_pending(&d, "the host claimed a forfeit: the guest owed a reveal");
+    // A peer that left sends nothing more: the claim against it stands at once.
+    let reason = "the host claimed a forfeit: the guest owed a reveal";
+    assert_eq!(
+        d.host.table().settled(),
+        Some(&Verdict::Incomplete(reason.into()))
+    );
     assert_eq!(d.host.score(), [2, 0]);
+    assert_offline(&d, &Outcome::Incomplete(format!("game 1: {reason}")));
 }
 
 mod draw_binding {

@@ -240,6 +240,166 @@ mod draws {
     }
 }
 
+/// Leaving is resigning, whatever the other peer's frames crossed on the way.
+mod leaving {
+    use super::*;
+    use armada::fair::table::Note;
+    use armada::rules::{Action, EndReason};
+    use armada::session::Command;
+
+    fn side(pair: &Pair, seat: Seat) -> &armada::session::Session {
+        match seat {
+            Seat::Host => &pair.host,
+            Seat::Guest => &pair.guest,
+        }
+    }
+
+    /// No side proved a lie, and both reached the same verdicts.
+    fn agreed(pair: &Pair) -> Vec<Verdict> {
+        for seat in Seat::BOTH {
+            assert!(
+                !pair.notes(seat).any(|n| matches!(n, Note::LieProven(_))),
+                "{seat}: {:?}",
+                side(pair, seat).table().verdicts()
+            );
+        }
+        let verdicts = pair.host.table().verdicts();
+        assert_eq!(verdicts, pair.guest.table().verdicts());
+        verdicts
+    }
+
+    /// The guest, waiting for the host's reveal that never comes, claims a forfeit.
+    fn guest_claims(pair: &mut Pair) {
+        let deadline = pair.guest.poll_timeout().expect("the guest waits");
+        pair.now = deadline;
+        pair.guest.handle_timeout(deadline);
+        pair.drive();
+    }
+
+    /// Found by the `session` fuzz target: the host's table confirmed at once the
+    /// claim against it (it is the debtor's own table), the guest's waited for the
+    /// host's next frame, which a peer that left never sends.
+    #[test]
+    fn a_forfeit_claim_against_a_peer_that_left_is_confirmed_at_once() {
+        let mut pair = Pair::started(Variant::Armada, false, 11);
+        pair.host
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        pair.drive();
+        guest_claims(&mut pair);
+        assert!(matches!(agreed(&pair)[..], [Verdict::Incomplete(_)]));
+    }
+
+    /// Found by the `session` fuzz target: the host shot, claimed a forfeit for the
+    /// missing answer and left; the guest's answer crossed the claim. Its table took
+    /// the leave as a resignation, the host's had skipped it (its claim was pending)
+    /// and then called the guest's reveal a lie.
+    #[test]
+    fn a_leave_while_the_own_forfeit_claim_waits_resigns_once_the_claim_is_refuted() {
+        let mut pair = Pair::started(Variant::Armada, false, 12);
+        let cell = pair
+            .host
+            .table()
+            .game()
+            .unwrap()
+            .chart(Seat::Host)
+            .unmarked();
+        let cell = cell.iter().next().unwrap();
+        pair.host
+            .handle_command(0, Command::Act(Action::Shot(cell)))
+            .unwrap();
+        pair.collect();
+        let deadline = pair
+            .host
+            .poll_timeout()
+            .expect("the host waits for the answer");
+        pair.host.handle_timeout(deadline);
+        pair.host
+            .handle_command(deadline, Command::Leave("bye".into()))
+            .unwrap();
+        // The shot reaches the guest, which answers before the claim and the leave come.
+        let shot = pair.wire[Seat::Guest.index()].pop_front().unwrap();
+        pair.guest.handle_message(deadline, &shot).unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let ending = side(&pair, seat).table().game().unwrap().ending();
+            assert_eq!(
+                ending.map(|e| (e.winner, e.reason)),
+                Some((Some(Seat::Guest), EndReason::Resigned)),
+                "{seat}"
+            );
+        }
+        guest_claims(&mut pair);
+        assert!(matches!(agreed(&pair)[..], [Verdict::Incomplete(_)]));
+    }
+
+    /// Found by the `session` fuzz target: the guest left before the host's start
+    /// reached it. The host's table resigned the game for the guest; the guest's
+    /// started it after the leave, and called the host's reveal a lie.
+    #[test]
+    fn a_leave_that_crossed_the_start_resigns_the_game_it_started() {
+        let mut pair = Pair::new(Variant::Armada, false, 13);
+        loop {
+            pair.drive();
+            let table = pair.host.table();
+            if table.committed(Seat::Host) && table.committed(Seat::Guest) {
+                break;
+            }
+            assert!(pair.step_bots(), "the fleets are placed");
+        }
+        pair.host.handle_command(0, Command::Start).unwrap();
+        pair.guest
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let ending = side(&pair, seat).table().game().unwrap().ending();
+            assert_eq!(
+                ending.map(|e| (e.winner, e.reason)),
+                Some((Some(Seat::Host), EndReason::Resigned)),
+                "{seat}"
+            );
+        }
+        agreed(&pair);
+    }
+
+    /// A resignation and a leave that cross are two resignations that cross, even
+    /// while the leaver's own shot waits for its answer (its resignation waits too).
+    #[test]
+    fn a_resignation_that_crosses_a_leave_ends_the_game_with_no_winner() {
+        for shot_first in [false, true] {
+            let mut pair = Pair::started(Variant::Armada, false, 14);
+            if shot_first {
+                let cell = pair
+                    .host
+                    .table()
+                    .game()
+                    .unwrap()
+                    .chart(Seat::Host)
+                    .unmarked();
+                let cell = cell.iter().next().unwrap();
+                pair.host
+                    .handle_command(0, Command::Act(Action::Shot(cell)))
+                    .unwrap();
+            }
+            pair.host
+                .handle_command(0, Command::Leave("bye".into()))
+                .unwrap();
+            pair.guest.handle_command(0, Command::Resign).unwrap();
+            pair.drive();
+            for seat in Seat::BOTH {
+                let ending = side(&pair, seat).table().game().unwrap().ending();
+                assert_eq!(
+                    ending.map(|e| (e.winner, e.reason)),
+                    Some((None, EndReason::Resigned)),
+                    "{seat}, the host shot first: {shot_first}"
+                );
+            }
+            agreed(&pair);
+        }
+    }
+}
+
 mod timer {
     use super::*;
     use armada::fair::table::Note;
