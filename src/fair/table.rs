@@ -126,6 +126,8 @@ pub enum Note {
         report: Report,
     },
     DrawOffered(Seat),
+    /// Two offers crossed: both lapsed, and the game goes on.
+    DrawOffersCrossed,
     DrawDeclined(Seat),
     /// The draw was accepted; it takes effect when the offerer confirms.
     DrawAccepted(Seat),
@@ -994,15 +996,19 @@ impl Table {
                 if *number > g.actions() {
                     return Err("a draw offer for an action not yet played".into());
                 }
-                // Two offers that crossed: both want a draw, so it is agreed.
+                // Two offers that crossed both lapse. Agreeing a draw here would hang
+                // on arrival order: either offerer may have acted or resigned after its
+                // offer, before the other's arrived, and a table that took that in
+                // first has moved on already.
                 if let Some((offerer, offer_seq)) = round.offer
                     && offerer == from.other()
                     && g.draw_offer() == Some(offerer)
                     && !Self::covers(seen, offer_seq)
-                    && let Ok(Some(ending)) = g.answer_draw(from, true)
                 {
-                    round.ended_by = Some((from, seq));
-                    notes.push(Note::Ended(ending));
+                    g.cross_offers(from)
+                        .map_err(|e| format!("draw offer refused: {e}"))?;
+                    round.offer = None;
+                    notes.push(Note::DrawOffersCrossed);
                     return Ok(());
                 }
                 g.offer_draw(from)

@@ -316,6 +316,26 @@ impl Game {
         Ok(())
     }
 
+    /// `seat` offered a draw while the other seat's offer was on its way: both offers
+    /// lapse, and neither seat may offer again before the next action.
+    pub fn cross_offers(&mut self, seat: Seat) -> Result<(), DrawError> {
+        if self.ending.is_some() {
+            return Err(DrawError::GameOver);
+        }
+        if !self.draws_allowed {
+            return Err(DrawError::NotAllowed);
+        }
+        if self.draw_offer != Some(seat.other()) {
+            return Err(DrawError::NoOffer);
+        }
+        if self.last_offer[seat.index()] == Some(self.actions) {
+            return Err(DrawError::AlreadyOffered);
+        }
+        self.last_offer[seat.index()] = Some(self.actions);
+        self.draw_offer = None;
+        Ok(())
+    }
+
     /// `seat` answers the other seat's pending offer; accepting ends the game drawn.
     pub fn answer_draw(&mut self, seat: Seat, accept: bool) -> Result<Option<Ending>, DrawError> {
         if self.ending.is_some() {

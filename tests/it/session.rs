@@ -147,12 +147,42 @@ mod draws {
     }
 
     #[test]
-    fn two_offers_that_cross_agree_a_draw_on_both_sides() {
+    fn two_offers_that_cross_both_lapse_on_both_sides() {
         let mut pair = started();
         pair.host.handle_command(0, Command::OfferDraw).unwrap();
         pair.guest.handle_command(0, Command::OfferDraw).unwrap();
         pair.drive();
-        assert_both_ended(&mut pair, (None, EndReason::DrawAgreed));
+        for seat in Seat::BOTH {
+            let game = pair.session(seat).table().game().unwrap();
+            assert!(!game.is_over() && game.draw_offer().is_none(), "{seat}");
+            assert!(
+                pair.notes(seat).any(|n| *n == Note::DrawOffersCrossed),
+                "{seat}"
+            );
+            assert!(
+                pair.session(seat)
+                    .handle_command(0, Command::OfferDraw)
+                    .is_err(),
+                "{seat}: once per move"
+            );
+        }
+        honest(&pair.play_game());
+    }
+
+    /// Found by the `session` fuzz target: the host offered, then resigned before the
+    /// guest's crossing offer came. Crossing offers used to agree a draw at once: the
+    /// guest's table had a draw, the host's a resignation.
+    #[test]
+    fn a_resignation_after_an_offer_that_crossed_another_ends_the_same_on_both_sides() {
+        let mut pair = started();
+        pair.host.handle_command(0, Command::OfferDraw).unwrap();
+        pair.guest.handle_command(0, Command::OfferDraw).unwrap();
+        pair.collect();
+        let offer = pair.wire[Seat::Guest.index()].pop_front().unwrap();
+        pair.guest.handle_message(0, &offer).unwrap();
+        pair.host.handle_command(0, Command::Resign).unwrap();
+        pair.drive();
+        assert_both_ended(&mut pair, (Some(Seat::Guest), EndReason::Resigned));
     }
 
     #[test]
