@@ -8,6 +8,7 @@ mod cheats;
 mod cli;
 mod coords;
 mod deduce;
+mod fuzz;
 mod hostile;
 mod liar;
 mod net;
