@@ -33,9 +33,16 @@ for t in "${targets[@]}"; do
     cp -n fuzz/corpus/"$t"/* "$scratch"/ 2>/dev/null || true
     log=fuzz/target/fuzz-$t.log
     echo "== $t for ${seconds}s (corpus: $scratch, log: $log)"
+    # Inputs up to the largest seed by default; past the frame limit (16,388 bytes) for
+    # the decoders, past the invite limit (4,096 and a link's prefix) for invites.
+    case $t in
+        wire) max_len=(-max_len=17000) ;;
+        invite) max_len=(-max_len=4200) ;;
+        *) max_len=() ;;
+    esac
     status=0
     nice -n 10 cargo +nightly fuzz run --sanitizer "$sanitizer" "$t" "$scratch" -- \
-        -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1 || status=$?
+        -max_total_time="$seconds" -print_final_stats=1 "${max_len[@]}" >"$log" 2>&1 || status=$?
     # The last status line (cov: edges, ft: features, corp: inputs/bytes) and the totals.
     grep -E '^#[0-9]+' "$log" | tail -n 1 || true
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
