@@ -616,6 +616,12 @@ impl Table {
         self.round.as_ref().and_then(|r| r.claim)
     }
 
+    /// The current game's forfeit claim unless it was refuted: one that waits or one
+    /// that decided the game. While one stands, no other may be made.
+    pub fn standing_claim(&self) -> Option<ForfeitClaim> {
+        self.claim().filter(|c| c.state != ClaimState::Refuted)
+    }
+
     /// The current game's forfeit claim while it waits for the debtor's next message.
     pub fn pending_claim(&self) -> Option<ForfeitClaim> {
         self.claim().filter(|c| c.state == ClaimState::Pending)

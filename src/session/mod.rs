@@ -492,7 +492,9 @@ impl Session {
         let Some(id) = self.table.game_id() else {
             return;
         };
-        if self.forfeit_sent == Some(id) {
+        // One standing claim per game: never a second while one waits or decided it.
+        let claimed = self.table.standing_claim().is_some();
+        if self.forfeit_sent == Some(id) || claimed {
             return;
         }
         self.forfeit_sent = Some(id);
@@ -711,10 +713,11 @@ impl Session {
 
     fn refresh_wait(&mut self, now: Millis) {
         let timer = self.table.settings().is_some_and(|s| s.timer);
-        let waiting_on_claim = self.table.pending_claim().is_some();
+        // A claim that stands decides the game (one per game); a pending one waits
+        // for the debtor's next message, however long.
+        let claimed = self.table.standing_claim().is_some();
         let wait = match (self.table.game(), self.table.pending()) {
-            // A forfeit claim waits for the debtor's next message, however long.
-            _ if waiting_on_claim => None,
+            _ if claimed => None,
             // I accepted a draw: the offerer owes its confirming reveal.
             (Some(_), _) if self.table.accepted_draw() == Some(self.me) => {
                 let number = self.table.game_number().unwrap_or(0);

@@ -673,7 +673,7 @@ fn silent_flood(port: u16) -> usize {
 #[test]
 fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
     use armada::fair::sign::Identity;
     use armada::net::{Config, GAME_PROTOCOL, Node};
@@ -722,22 +722,31 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
         }
         strangers.push(node);
     }
-    // One stranger dials again and again with fresh keys, all through the game.
-    let knocking = stop.clone();
+    // One stranger dials again and again with fresh keys: three times before the
+    // guest comes (so the count does not depend on how fast the game is), and on
+    // all through the game.
+    let (knocking, knocks) = (stop.clone(), Arc::new(AtomicU32::new(0)));
+    let knocked = knocks.clone();
     let knocker = runtime.spawn(async move {
-        let mut knocks = 0u32;
         while !knocking.load(Ordering::Relaxed) {
             let node = Node::start(&Identity::generate(), config()).await.unwrap();
             if node.dial(host_peer, vec![host_addr.clone()]).await.is_ok()
                 && let Ok(mut stream) = node.control().open_stream(host_peer, GAME_PROTOCOL).await
             {
                 let _ = stream.write_all(&[0, 0, 0, 3, 1, 2, 3]).await;
-                knocks += 1;
+                knocked.fetch_add(1, Ordering::Relaxed);
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        knocks
     });
+    let deadline = std::time::Instant::now() + Duration::from_mins(1);
+    while knocks.load(Ordering::Relaxed) < 3 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stranger could not knock three times in a minute"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     let guest = Process::start(
         &[
@@ -757,7 +766,8 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
         }
     }
     stop.store(true, Ordering::Relaxed);
-    let knocks = runtime.block_on(knocker).unwrap();
+    runtime.block_on(knocker).unwrap();
+    let knocks = knocks.load(Ordering::Relaxed);
     both_succeed(guest, host);
     assert_honest(&host_data, 2);
     assert_honest(&guest_data, 2);
