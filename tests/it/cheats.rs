@@ -3,8 +3,10 @@
 
 use armada::fair::table::{Lie, Rejected, Verdict};
 use armada::fair::verify::{Outcome, verify};
-use armada::rules::{CellSet, Fleet, Seat, Variant};
+use armada::fair::wire;
+use armada::rules::{Action, CellSet, Fleet, Seat, Variant};
 use armada::session::Command;
+use armada_proto::Payload;
 
 use crate::liar::{Cheat, Duel};
 use crate::support::{FLEET, cells, fleet};
@@ -219,6 +221,51 @@ fn c5_a_bent_ship_answered_consistently_is_caught_at_the_reveal() {
 }
 
 #[test]
+fn c5_an_overlapping_fleet_is_caught_at_the_reveal() {
+    // The destroyer G5–H5 never placed: the liar commits to 18 decks and answers by
+    // them. Its reveal states the missing destroyer at B3–C3, on top of the cruiser
+    // A3–C3, so the counts add up and the decks are those committed.
+    let mut decks = standard().decks();
+    for cell in cells("G5 H5") {
+        decks.remove(cell);
+    }
+    let mut d = duel(Cheat::Decks(decks));
+    d.host("J1");
+    d.liar.cheat = Cheat::NoReveal; // it reveals by hand below
+    d.host.handle_command(0, Command::Resign).unwrap();
+    d.drive();
+    assert_eq!(d.host.table().settled(), None, "waiting for the reveal");
+    let size = Variant::Armada.size();
+    let overlapping = armada::rules::Ship::new(cells("B3")[0], armada::rules::Dir::Across, 2);
+    let ships = standard()
+        .ships()
+        .iter()
+        .filter(|ship| ship.bow() != cells("G5")[0])
+        .chain([&overlapping])
+        .map(|ship| wire::ship(ship, size))
+        .collect();
+    let board = d.liar.board.as_ref().unwrap();
+    assert_eq!(board.decks(), decks);
+    let payload = Payload::Reveal {
+        game: d.liar.table.game_id().unwrap(),
+        ships,
+        salts: board.salts().copied().collect(),
+        contributions: d.liar.contributions.iter().map(|c| *c.expose()).collect(),
+    };
+    let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+    d.liar.send(payload);
+    d.drive();
+    let lie = Lie {
+        liar: Seat::Guest,
+        seq,
+        reason: "the revealed fleet is illegal: cruiser A3–C3 overlaps destroyer B3–C3 at B3"
+            .into(),
+    };
+    assert_eq!(d.host.table().settled(), Some(&Verdict::Lie(lie.clone())));
+    assert_offline(&d, &Outcome::Lie(lie));
+}
+
+#[test]
 fn c6_an_opening_that_does_not_match_is_caught_at_once() {
     let mut d = duel(Cheat::BadSalt);
     d.host("E8");
@@ -272,6 +319,49 @@ fn c7_a_copied_commitment_is_caught_at_once() {
     );
 }
 
+/// The liar, to move, plays `action` revealing `contribution` (where `Liar::act`
+/// would reveal the committed one); returns the seq of its `Act`.
+fn act_by_hand(d: &mut Duel, action: Action, contribution: Option<[u8; 32]>) -> u32 {
+    let table = &d.liar.table;
+    let (game, number) = (table.game_id().unwrap(), table.game().unwrap().actions());
+    let (seq, _) = table.chain_head(Seat::Guest);
+    d.liar.send(Payload::Act {
+        game,
+        number,
+        action: wire::action(action, Variant::Armada.size()),
+        timeout: false,
+        contribution,
+    });
+    d.drive();
+    seq
+}
+
+#[test]
+fn c7_a_wrong_contribution_from_the_attacker_is_caught_at_once() {
+    let mut d = duel(Cheat::None);
+    d.host_misses(); // the liar has the move
+    // Its first air strike is strike 2; it reveals its own contribution to strike 3.
+    let wrong = *d.liar.contributions[3].expose();
+    let seq = act_by_hand(&mut d, Action::AirStrike(cells("E9")[0]), Some(wrong));
+    assert_lie(
+        &d,
+        seq,
+        "the contribution to air strike 2 does not match its commitment",
+    );
+    // Caught at the `Act` itself: the host never answered the strike.
+    assert_eq!(d.host.table().history().len(), 1, "only the host's miss");
+    assert_eq!(d.host.table().pending(), None);
+}
+
+#[test]
+fn c7_an_air_strike_without_the_attacker_s_contribution_is_caught_at_once() {
+    let mut d = duel(Cheat::None);
+    d.host_misses();
+    let seq = act_by_hand(&mut d, Action::AirStrike(cells("E9")[0]), None);
+    assert_lie(&d, seq, "an air strike without its contribution");
+    assert_eq!(d.host.table().history().len(), 1, "only the host's miss");
+}
+
 #[test]
 fn c8_a_torpedo_run_past_a_deck_is_caught_at_once() {
     let mut d = duel(Cheat::TorpedoRunsPast);
@@ -292,6 +382,81 @@ fn c8_a_torpedo_stopped_on_water_is_caught_at_once() {
         FIRST_ANSWER,
         "the opening of A8 does not match the committed fleet",
     );
+}
+
+/// Answers that break the order of openings, each to the host's torpedo down column H
+/// (H1–H4 water, H5 a deck of the destroyer G5–H5, which it does not sink). Every
+/// opening is honest about its cell; only which cells are opened, and how, is a lie.
+mod c8_openings {
+    use super::c10_replays::answer_by_hand;
+    use super::*;
+    use armada::rules::Content;
+
+    /// The liar answers the torpedo with openings of `opened`, in that order; returns
+    /// the duel and the seq of the answer.
+    fn torpedo_answered_with(opened: &str) -> (Duel, u32) {
+        let mut d = duel(Cheat::Stall);
+        d.host("A1"); // answered honestly (seq 3), a hit: the host moves again
+        d.host("torpedo column H down"); // the liar stalls: answered by hand
+        let board = d.liar.board.as_ref().unwrap();
+        let openings = cells(opened)
+            .into_iter()
+            .map(|cell| {
+                let content = if d.liar.decks.contains(cell) {
+                    Content::Deck { sinks: false }
+                } else {
+                    Content::Water
+                };
+                wire::opening(&board.open(cell), content, Variant::Armada.size())
+            })
+            .collect();
+        let seq = answer_by_hand(&mut d, openings, None);
+        assert_eq!(seq, 4);
+        (d, seq)
+    }
+
+    #[test]
+    fn the_honest_answer_is_taken() {
+        let (d, _) = torpedo_answered_with("H1 H2 H3 H4 H5");
+        assert_eq!(d.proven(), None);
+        let played = d.host.table().history().last().unwrap();
+        assert_eq!(played.answer_seq, 4);
+        assert!(
+            played
+                .report
+                .effects
+                .iter()
+                .any(armada::rules::Effect::is_hit)
+        );
+    }
+
+    #[test]
+    fn an_answer_that_leaves_out_the_deck_is_a_lie() {
+        let (d, seq) = torpedo_answered_with("H1 H2 H3 H4");
+        assert_lie(&d, seq, "the answer leaves out H5, which the rules need");
+    }
+
+    #[test]
+    fn an_answer_that_opens_a_cell_not_asked_for_is_a_lie() {
+        let (d, seq) = torpedo_answered_with("H1 H2 H3 H4 H5 H6");
+        assert_lie(&d, seq, "the answer opens cells the rules did not ask for");
+    }
+
+    #[test]
+    fn an_answer_that_opens_a_cell_twice_is_a_lie() {
+        let (d, seq) = torpedo_answered_with("H1 H2 H2 H3 H4 H5");
+        assert_lie(&d, seq, "H2 is opened twice");
+    }
+
+    #[test]
+    fn an_answer_out_of_order_is_a_lie() {
+        let (d, seq) = torpedo_answered_with("H2 H1 H3 H4 H5");
+        assert_lie(
+            &d,
+            seq,
+            "the answer's openings are not in the order the rules looked at them",
+        );
+    }
 }
 
 #[test]
@@ -400,7 +565,7 @@ mod c10_replays {
     }
 
     /// The liar answers the pending action by hand; returns the seq of that answer.
-    fn answer_by_hand(
+    pub(super) fn answer_by_hand(
         d: &mut Duel,
         openings: Vec<armada_proto::WireOpening>,
         contribution: Option<[u8; 32]>,
@@ -418,6 +583,162 @@ mod c10_replays {
         });
         d.drive();
         seq
+    }
+
+    /// The liar's next frame as it would sign it honestly, carrying `payload`: a test
+    /// changes one field before sealing it.
+    fn next_body(d: &Duel, payload: Payload) -> armada_proto::Body {
+        let (seq, prev) = d.liar.table.chain_head(Seat::Guest);
+        armada_proto::Body {
+            version: armada_proto::PROTOCOL_VERSION,
+            table: d.liar.table.id(),
+            from: armada_proto::Seat::Guest,
+            seq,
+            prev,
+            seen: d.liar.table.last_hash(Seat::Host),
+            payload,
+        }
+    }
+
+    fn resignation(d: &Duel) -> Payload {
+        Payload::Resign {
+            game: d.liar.table.game_id().unwrap(),
+        }
+    }
+
+    const BAD_SEEN: &str = "the message refers to a message of the other peer that was never sent, or to an older one than before";
+
+    #[test]
+    fn a_frame_of_another_table_is_refused_and_changes_nothing() {
+        let mut d = duel(Cheat::None);
+        let body = armada_proto::Body {
+            table: [1; 32],
+            ..next_body(&d, resignation(&d))
+        };
+        let frame = d.liar.identity.seal(&body);
+        let before = d.host.table().transcript().len();
+        assert_eq!(d.host.handle_message(0, &frame), Err(Rejected::OtherTable));
+        assert_eq!(d.host.table().transcript().len(), before);
+        assert_eq!(d.host.table().chain_head(Seat::Guest).0, body.seq);
+        assert_eq!(d.proven(), None);
+        assert!(
+            !d.host.table().game().unwrap().is_over(),
+            "the resignation did not count"
+        );
+        // Its number is still free: the liar's next real frame takes it.
+        d.host("A1");
+        assert_eq!(d.host.table().history()[0].answer_seq, body.seq);
+        assert_eq!(d.proven(), None);
+    }
+
+    #[test]
+    fn an_action_naming_game_one_in_game_two_is_a_lie() {
+        let (mut d, game_one, _) = into_game_two();
+        d.liar.cheat = Cheat::None;
+        d.host_misses(); // the liar has the move
+        let stale = game_one.binding().game;
+        assert_ne!(d.liar.table.game_id(), Some(stale));
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.send(Payload::Act {
+            game: stale,
+            number: d.liar.table.game().unwrap().actions(),
+            action: wire::action(Action::Shot(cells("E9")[0]), Variant::Armada.size()),
+            timeout: false,
+            contribution: None,
+        });
+        d.drive();
+        assert_lie(&d, seq, "the message names another game");
+    }
+
+    #[test]
+    fn a_seen_link_to_no_frame_of_the_other_peer_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        d.host("A1");
+        let body = armada_proto::Body {
+            seen: [9; 32],
+            ..next_body(&d, resignation(&d))
+        };
+        d.host
+            .handle_message(0, &d.liar.identity.seal(&body))
+            .unwrap();
+        assert_lie(&d, body.seq, BAD_SEEN);
+    }
+
+    #[test]
+    fn a_seen_link_older_than_before_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        d.host("A1"); // the liar's answer saw the host's shot
+        let host_hello = d
+            .liar
+            .table
+            .transcript()
+            .iter()
+            .find(|(seat, _)| *seat == Seat::Host)
+            .map(|(_, bytes)| armada::fair::sign::frame_hash(bytes))
+            .unwrap();
+        let body = armada_proto::Body {
+            seen: host_hello, // a real frame of the host's, but older than the shot
+            ..next_body(&d, resignation(&d))
+        };
+        d.host
+            .handle_message(0, &d.liar.identity.seal(&body))
+            .unwrap();
+        assert_lie(&d, body.seq, BAD_SEEN);
+    }
+
+    #[test]
+    fn a_mid_game_frame_ahead_of_its_predecessor_is_held_then_taken_in() {
+        let mut d = duel(Cheat::None);
+        d.host
+            .handle_command(0, Command::Act(Action::Shot(cells("E8")[0])))
+            .unwrap();
+        while let Some(frame) = d.host.poll_transmit() {
+            d.liar.receive(&frame);
+        }
+        // The liar answers the miss (seq 3) and, to move now, shoots at once (seq 4);
+        // the shot overtakes the answer.
+        d.liar.act(Action::Shot(cells("A10")[0]), false);
+        let answer = d.liar.outbox.pop_front().unwrap();
+        let shot = d.liar.outbox.pop_front().unwrap();
+        assert!(d.liar.outbox.is_empty());
+        assert_eq!(
+            d.host.handle_message(0, &shot),
+            Err(Rejected::OutOfOrder {
+                from: Seat::Guest,
+                expected: 3,
+                got: 4
+            })
+        );
+        assert_eq!(
+            d.host.table().chain_head(Seat::Guest).0,
+            3,
+            "held, not taken in"
+        );
+        assert!(d.host.table().history().is_empty());
+        d.host.handle_message(0, &answer).unwrap();
+        assert_eq!(
+            d.host.table().chain_head(Seat::Guest).0,
+            5,
+            "the answer, then the held shot"
+        );
+        d.drive();
+        let history = d.host.table().history();
+        assert_eq!(history.len(), 2, "the host's miss and the liar's shot");
+        assert_eq!(
+            (history[1].seat, history[1].action),
+            (Seat::Guest, Action::Shot(cells("A10")[0]))
+        );
+        assert_eq!(d.proven(), None);
+        assert_eq!(d.host.table().game().unwrap().mover(), Seat::Host);
+        let guest_frames: Vec<_> = d
+            .host
+            .table()
+            .transcript()
+            .iter()
+            .filter(|(seat, _)| *seat == Seat::Guest)
+            .map(|(_, bytes)| bytes.clone())
+            .collect();
+        assert_eq!(guest_frames[3..], [answer, shot], "taken in in order");
     }
 
     #[test]
@@ -450,8 +771,7 @@ mod c10_replays {
 
 mod c12_illegal_actions {
     use super::*;
-    use armada::fair::shared::timeout_cell;
-    use armada::rules::Action;
+    use armada::fair::shared::{strike_number, timeout_cell};
 
     /// A duel in which the liar has the move.
     fn liar_to_move() -> (Duel, Fleet) {
@@ -466,6 +786,79 @@ mod c12_illegal_actions {
         d.liar.act(action, timeout);
         d.drive();
         assert_lie(&d, seq, reason);
+    }
+
+    /// The liar plays `action` (typed as a player would), which misses and hands the
+    /// move over; the host misses back.
+    fn liar_misses_with(d: &mut Duel, action: &str) {
+        let action = Action::parse(action, Variant::Armada.size()).unwrap();
+        d.liar.act(action, false);
+        d.drive();
+        assert_eq!(d.proven(), None, "{action} is legal");
+        let game = d.host.table().game().unwrap();
+        assert_eq!(game.mover(), Seat::Host, "{action} missed");
+        d.host_misses();
+    }
+
+    /// The liar plays `before` (each a miss), then `action`, which must be named as a
+    /// lie for `reason`. An air strike reveals the liar's committed contribution (its
+    /// last one once both are spent), so only the rules can refuse it.
+    fn illegal_after(before: &[&str], action: &str, reason: &str) {
+        let (mut d, _) = liar_to_move();
+        for earlier in before {
+            liar_misses_with(&mut d, earlier);
+        }
+        let action = Action::parse(action, Variant::Armada.size()).unwrap();
+        let contribution = matches!(action, Action::AirStrike(_)).then(|| {
+            let left = d.liar.table.game().unwrap().stock(Seat::Guest).air_strikes;
+            let strike = strike_number(Seat::Guest, (2 - left).min(1));
+            *d.liar.contributions[strike as usize].expose()
+        });
+        let seq = act_by_hand(&mut d, action, contribution);
+        assert_lie(&d, seq, reason);
+    }
+
+    #[test]
+    fn a_third_torpedo() {
+        illegal_after(
+            &["torpedo row 8 right", "torpedo row 9 right"],
+            "torpedo row 10 right",
+            "illegal action torpedo row 10 →: no torpedo left",
+        );
+    }
+
+    #[test]
+    fn a_third_air_strike() {
+        illegal_after(
+            &["air E9", "air I9"],
+            "air B9",
+            "illegal action air strike B9: no air strike left",
+        );
+    }
+
+    #[test]
+    fn a_torpedo_line_with_no_open_cell() {
+        illegal_after(
+            &["torpedo row 8 right"],
+            "torpedo row 8 left",
+            "illegal action torpedo row 8 ←: torpedo row 8 ←: every cell of that line is already marked",
+        );
+    }
+
+    #[test]
+    fn an_air_strike_square_with_no_open_cell() {
+        // Rows 8 and 9 by torpedo, then A10–C10: the square A8–C10 is all marked.
+        illegal_after(
+            &[
+                "torpedo row 8 right",
+                "torpedo row 9 right",
+                "A10",
+                "B10",
+                "C10",
+            ],
+            "air B9",
+            "illegal action air strike B9: the square around B9 has no unmarked cell",
+        );
     }
 
     #[test]
