@@ -654,14 +654,19 @@ mod c10_replays {
     fn a_seen_link_to_no_frame_of_the_other_peer_is_a_lie() {
         let mut d = duel(Cheat::None);
         d.host("A1");
+        resign_having_seen(&mut d, [9; 32]);
+    }
+
+    /// The liar resigns in a frame whose `seen` link is `seen`: a lie, named as such.
+    fn resign_having_seen(d: &mut Duel, seen: [u8; 32]) {
         let body = armada_proto::Body {
-            seen: [9; 32],
-            ..next_body(&d, resignation(&d))
+            seen,
+            ..next_body(d, resignation(d))
         };
         d.host
             .handle_message(0, &d.liar.identity.seal(&body))
             .unwrap();
-        assert_lie(&d, body.seq, BAD_SEEN);
+        assert_lie(d, body.seq, BAD_SEEN);
     }
 
     #[test]
@@ -676,14 +681,8 @@ mod c10_replays {
             .find(|(seat, _)| *seat == Seat::Host)
             .map(|(_, bytes)| armada::fair::sign::frame_hash(bytes))
             .unwrap();
-        let body = armada_proto::Body {
-            seen: host_hello, // a real frame of the host's, but older than the shot
-            ..next_body(&d, resignation(&d))
-        };
-        d.host
-            .handle_message(0, &d.liar.identity.seal(&body))
-            .unwrap();
-        assert_lie(&d, body.seq, BAD_SEEN);
+        // A real frame of the host's, but older than the shot.
+        resign_having_seen(&mut d, host_hello);
     }
 
     #[test]
