@@ -202,6 +202,78 @@ fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
     assert_honest(&dir.path().join("host"), 1);
 }
 
+/// C11 on the network: a peer that holds the invite but signs its hello with a key
+/// that is not its libp2p identity is refused at the door ("not invited", with the
+/// reason), and the real guest then plays the table.
+#[test]
+fn a_hello_signed_by_a_key_that_is_not_the_senders_identity_is_refused() {
+    use armada::fair::sign::Identity;
+    use armada::net::{Config, GAME_PROTOCOL, Node};
+    use armada::session::Session;
+    use futures::{SinkExt as _, StreamExt as _};
+    use tokio_util::bytes::Bytes;
+    use tokio_util::codec::{Framed, LengthDelimitedCodec};
+    use tokio_util::compat::FuturesAsyncReadCompatExt as _;
+
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let (host, link) = easy_host(dir.path(), listen);
+    let invite = armada_proto::Invite::parse(&link).unwrap();
+    let host_peer = libp2p::PeerId::from_bytes(&invite.peer).unwrap();
+    let host_addrs: Vec<libp2p::Multiaddr> = invite
+        .addrs
+        .iter()
+        .map(|a| libp2p::Multiaddr::try_from(a.clone()).unwrap())
+        .collect();
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let refusal = runtime.block_on(async {
+        let config = Config {
+            listen: vec![listen.parse().unwrap()],
+            ..Config::default()
+        };
+        let node = Node::start(&Identity::generate(), config).await.unwrap();
+        node.dial(host_peer, host_addrs).await.unwrap();
+        let stream = node
+            .control()
+            .open_stream(host_peer, GAME_PROTOCOL)
+            .await
+            .unwrap();
+        let mut framed = Framed::new(stream.compat(), LengthDelimitedCodec::new());
+        // The invite's secret, but another key than the node's own.
+        let mut impostor = Session::guest(Identity::generate(), invite.secret);
+        framed
+            .send(Bytes::from(impostor.sync_wire()))
+            .await
+            .unwrap();
+        while let Some(wire) = impostor.poll_wire() {
+            framed.send(Bytes::from(wire)).await.unwrap();
+        }
+        let reply = tokio::time::timeout(Duration::from_secs(30), framed.next())
+            .await
+            .expect("the host answers the hello")
+            .expect("the host says why before it closes")
+            .unwrap();
+        armada_proto::decode_wire(&reply).unwrap()
+    });
+    let armada_proto::Wire::Error(error) = refusal else {
+        panic!("the host did not refuse the hello: {refusal:?}");
+    };
+    assert_eq!(error.code, armada_proto::ErrorCode::NotInvited);
+    assert!(
+        error.detail.contains("not the sender's network identity"),
+        "{}",
+        error.detail
+    );
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &dir.path().join("guest"),
+    );
+    both_succeed(guest, host);
+    assert_honest(&dir.path().join("host"), 1);
+    assert_honest(&dir.path().join("guest"), 1);
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
