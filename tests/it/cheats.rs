@@ -587,19 +587,6 @@ mod c10_replays {
 
     /// The liar's next frame as it would sign it honestly, carrying `payload`: a test
     /// changes one field before sealing it.
-    fn next_body(d: &Duel, payload: Payload) -> armada_proto::Body {
-        let (seq, prev) = d.liar.table.chain_head(Seat::Guest);
-        armada_proto::Body {
-            version: armada_proto::PROTOCOL_VERSION,
-            table: d.liar.table.id(),
-            from: armada_proto::Seat::Guest,
-            seq,
-            prev,
-            seen: d.liar.table.last_hash(Seat::Host),
-            payload,
-        }
-    }
-
     fn resignation(d: &Duel) -> Payload {
         Payload::Resign {
             game: d.liar.table.game_id().unwrap(),
@@ -613,7 +600,7 @@ mod c10_replays {
         let mut d = duel(Cheat::None);
         let body = armada_proto::Body {
             table: [1; 32],
-            ..next_body(&d, resignation(&d))
+            ..d.liar.next_body(resignation(&d))
         };
         let frame = d.liar.identity.seal(&body);
         let before = d.host.table().transcript().len();
@@ -661,7 +648,7 @@ mod c10_replays {
     fn resign_having_seen(d: &mut Duel, seen: [u8; 32]) {
         let body = armada_proto::Body {
             seen,
-            ..next_body(d, resignation(d))
+            ..d.liar.next_body(resignation(d))
         };
         d.host
             .handle_message(0, &d.liar.identity.seal(&body))

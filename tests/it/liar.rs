@@ -117,10 +117,11 @@ impl Liar {
         liar
     }
 
-    /// Signs and queues a frame, taking it into its own table first.
-    pub fn send(&mut self, payload: Payload) -> Vec<Note> {
+    /// The body of the liar's next frame: `payload`, linked to its chain and to the
+    /// newest frame of the host it holds.
+    pub fn next_body(&self, payload: Payload) -> Body {
         let (seq, prev) = self.table.chain_head(Seat::Guest);
-        let body = Body {
+        Body {
             version: PROTOCOL_VERSION,
             table: self.table.id(),
             from: proto::Seat::Guest,
@@ -128,7 +129,12 @@ impl Liar {
             prev,
             seen: self.table.last_hash(Seat::Host),
             payload,
-        };
+        }
+    }
+
+    /// Signs and queues a frame, taking it into its own table first.
+    pub fn send(&mut self, payload: Payload) -> Vec<Note> {
+        let body = self.next_body(payload);
         let frame = self.signer.seal(&body);
         let notes = self.table.receive(Seat::Guest, &frame).unwrap_or_default();
         self.outbox.push_back(frame);
