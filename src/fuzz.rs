@@ -22,7 +22,9 @@
 //! shell would; no IO. The [`Seed`] encoders write the bytes `arbitrary` reads back
 //! as the same operations, so the checked-in corpus can be generated.
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::sync::LazyLock;
 
 use arbitrary::{Arbitrary, Unstructured};
 use armada_proto::{self as proto, Payload, Wire};
@@ -35,7 +37,9 @@ use crate::fair::sign::Identity;
 use crate::fair::table::{Note, Rejected, Verdict};
 use crate::fair::verify::{Outcome, Report, verify};
 use crate::fair::wire as conv;
-use crate::rules::{Action, BoardSize, Coord, Heading, Placer, Seat, Torpedo, Variant};
+use crate::rules::{
+    Action, BoardSize, Coord, Fleet, FleetSpec, Heading, Placer, Seat, Torpedo, Variant,
+};
 use crate::session::{Command, Event, Millis, Session};
 
 // ---------------------------------------------------------------------------
@@ -558,10 +562,44 @@ impl Peer {
     }
 }
 
-fn identity(seed: u8) -> Identity {
-    let secret = libp2p_identity::ed25519::SecretKey::try_from_bytes([seed; 32])
-        .expect("any 32 bytes are an ed25519 secret key");
-    Identity::from_libp2p(secret.into())
+/// The host's, the guest's and the stranger's identities: the same in every run,
+/// derived once per process (a key derivation costs more than a short run).
+static IDENTITIES: LazyLock<[Identity; 3]> = LazyLock::new(|| {
+    [1, 2, 3].map(|seed| {
+        let secret = libp2p_identity::ed25519::SecretKey::try_from_bytes([seed; 32])
+            .expect("any 32 bytes are an ed25519 secret key");
+        Identity::from_libp2p(secret.into())
+    })
+});
+
+/// Fleets already drawn, by spec and by the state of the run's RNG (its seed and
+/// position), with the position after the draw. A hit gives what the [`Placer`]
+/// would have drawn and moves the RNG exactly as far, so every run plays the same
+/// with or without it; it saves the rejection sampling that dominates short runs.
+type Placements = HashMap<(FleetSpec, u16, u128), (Fleet, u128)>;
+
+/// Draws kept at most; the memo starts again empty past that.
+const MAX_PLACEMENTS: usize = 1 << 16;
+
+thread_local! {
+    static PLACEMENTS: RefCell<Placements> = RefCell::new(HashMap::new());
+}
+
+/// `Placer::new(spec).place(rng)`, remembered (see [`Placements`]).
+fn place(spec: &FleetSpec, seed: u16, rng: &mut ChaCha8Rng) -> Fleet {
+    let key = (spec.clone(), seed, rng.get_word_pos());
+    if let Some((fleet, after)) = PLACEMENTS.with_borrow(|memo| memo.get(&key).cloned()) {
+        rng.set_word_pos(after);
+        return fleet;
+    }
+    let fleet = Placer::new(spec).place(rng);
+    PLACEMENTS.with_borrow_mut(|memo| {
+        if memo.len() >= MAX_PLACEMENTS {
+            memo.clear();
+        }
+        memo.insert(key, (fleet.clone(), rng.get_word_pos()));
+    });
+    fleet
 }
 
 fn coord(cell: u8) -> Coord {
@@ -578,6 +616,8 @@ struct Duel {
     delivered: [VecDeque<Vec<u8>>; 2],
     now: Millis,
     rng: ChaCha8Rng,
+    /// What `rng` was seeded with.
+    seed: u16,
     stranger: Identity,
     variant: Variant,
     /// The operation being applied, for messages.
@@ -590,7 +630,7 @@ impl Duel {
         let settings = crate::session::settings(variant, setup.timer, 30_000);
         let mut secret = [0x5a; 32];
         secret[..2].copy_from_slice(&setup.seed.to_le_bytes());
-        let (host, guest) = (identity(1), identity(2));
+        let [host, guest, stranger] = IDENTITIES.clone();
         let mut duel = Self {
             peers: [
                 Peer::new(Session::host(host.clone(), secret, settings), host),
@@ -600,7 +640,8 @@ impl Duel {
             delivered: [VecDeque::new(), VecDeque::new()],
             now: 0,
             rng: ChaCha8Rng::seed_from_u64(u64::from(setup.seed)),
-            stranger: identity(3),
+            seed: setup.seed,
+            stranger,
             variant,
             step: 0,
         };
@@ -816,7 +857,7 @@ impl Duel {
                 } else {
                     variant.fleet()
                 };
-                Command::Place(Placer::new(&spec).place(&mut self.rng))
+                Command::Place(place(&spec, self.seed, &mut self.rng))
             }
             Cmd::Start => Command::Start,
             Cmd::Shot(cell) => Command::Act(Action::Shot(coord(cell))),
@@ -1164,4 +1205,42 @@ pub fn verifier_input(edits: &[Edit], file: &[u8]) -> Vec<u8> {
     }
     out.extend_from_slice(file);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    /// The memo draws what the placer draws and leaves the RNG where the placer
+    /// leaves it, on a miss and on a hit, so runs replay the same either way.
+    #[test]
+    fn a_remembered_fleet_is_the_placers_and_moves_the_rng_as_far() {
+        for (variant, seed) in [
+            (Variant::Armada, 7),
+            (Variant::Classic(BoardSize::LARGE), 9),
+        ] {
+            let spec = variant.fleet();
+            let mut direct = ChaCha8Rng::seed_from_u64(seed.into());
+            let placer = Placer::new(&spec);
+            let expected = [(); 3].map(|()| {
+                let fleet = placer.place(&mut direct);
+                (fleet, direct.get_word_pos(), direct.next_u64())
+            });
+            for _pass in ["miss", "hit"] {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed.into());
+                for (fleet, position, next) in &expected {
+                    assert_eq!(&place(&spec, seed, &mut rng), fleet);
+                    assert_eq!(rng.get_word_pos(), *position);
+                    assert_eq!(rng.next_u64(), *next, "the stream goes on the same");
+                }
+            }
+            let hits = PLACEMENTS.with_borrow(|memo| {
+                memo.keys()
+                    .filter(|(s, seed2, _)| *s == spec && *seed2 == seed)
+                    .count()
+            });
+            assert_eq!(hits, 3, "each draw remembered once");
+        }
+    }
 }
