@@ -359,8 +359,9 @@ pub struct Table {
     stored: usize,
     /// (sender, seq) of every equivocation already on the record.
     equivocations: HashSet<(Seat, u32)>,
-    /// The seat that left the table: its later frames are refused, the other's are not.
-    left: Option<Seat>,
+    /// The seats that left the table, in the order their leaves came: a leaver's
+    /// later frames are refused, the other's are not (until it leaves too).
+    leavers: Vec<Seat>,
     /// The seat whose frames this process signed itself (a session's own): their
     /// signatures and the fleet-consistency of their answers need no re-check.
     own: Option<Seat>,
@@ -395,7 +396,7 @@ impl Table {
             outside_lie: None,
             equivocations: HashSet::new(),
             stored: 0,
-            left: None,
+            leavers: Vec::new(),
             own: None,
         }
     }
@@ -412,9 +413,9 @@ impl Table {
         self.id
     }
 
-    /// The seat that left the table, if one did.
-    pub fn left(&self) -> Option<Seat> {
-        self.left
+    /// Whether `seat` left the table.
+    pub fn left(&self, seat: Seat) -> bool {
+        self.leavers.contains(&seat)
     }
 
     pub fn key(&self, seat: Seat) -> Option<Hash> {
@@ -607,10 +608,6 @@ impl Table {
         }
     }
 
-    pub fn has_left(&self) -> bool {
-        self.left.is_some()
-    }
-
     /// The current game's forfeit claim, if one was made.
     pub fn claim(&self) -> Option<ForfeitClaim> {
         self.round.as_ref().and_then(|r| r.claim)
@@ -636,7 +633,7 @@ impl Table {
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        if self.left == Some(from)
+        if self.left(from)
             || self.transcript_len() >= MAX_FRAMES
             || self.stored + bytes.len() > MAX_STORED
         {
@@ -732,28 +729,29 @@ impl Table {
     /// its own forfeit claim for the other peer's next message (when a `Resign` would
     /// be refused): it takes effect after the frame that settles them, as at a table
     /// that took that frame in before the leave.
+    /// When both left, the first leaver whose resignation can take effect resigns.
     fn resign_leaver(&mut self, notes: &mut Vec<Note>) {
-        let Some(leaver) = self.left else {
-            return;
-        };
-        // The leave is the leaver's last frame.
-        let leave = self.chains[idx(leaver)].next().saturating_sub(1);
-        let Some(round) = self.round.as_mut() else {
-            return;
-        };
-        let waits = round
-            .claim
-            .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending)
-            || round.pending.as_ref().is_some_and(|p| p.seat == leaver);
-        if !waits
-            && let Some(game) = round.game.as_mut()
-            && !game.is_over()
-            && let Ok(ending) = game.resign(leaver)
-        {
-            round.pending = None;
-            round.accept = None;
-            round.ended_by = Some((leaver, leave));
-            notes.push(Note::Ended(ending));
+        for leaver in self.leavers.clone() {
+            // The leave is the leaver's last frame.
+            let leave = self.chains[idx(leaver)].next().saturating_sub(1);
+            let Some(round) = self.round.as_mut() else {
+                return;
+            };
+            let waits = round
+                .claim
+                .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending)
+                || round.pending.as_ref().is_some_and(|p| p.seat == leaver);
+            if !waits
+                && let Some(game) = round.game.as_mut()
+                && !game.is_over()
+                && let Ok(ending) = game.resign(leaver)
+            {
+                round.pending = None;
+                round.accept = None;
+                round.ended_by = Some((leaver, leave));
+                notes.push(Note::Ended(ending));
+                return;
+            }
         }
     }
 
@@ -1050,9 +1048,9 @@ impl Table {
             }
             Payload::Resign { game } => {
                 // The other peer's leave, if this resignation did not see it.
-                let crossed_leave = self.left.filter(|l| *l == from.other()).is_some_and(|l| {
-                    !Self::covers(seen, self.chains[idx(l)].next().saturating_sub(1))
-                });
+                let l = from.other();
+                let crossed_leave = self.left(l)
+                    && !Self::covers(seen, self.chains[idx(l)].next().saturating_sub(1));
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("resigning before the start")?;
                 if g.is_over() {
@@ -1109,7 +1107,7 @@ impl Table {
                 let other_next = self.chains[idx(from.other())].next();
                 let saw_all = other_next == 0 || seen == Some(other_next - 1);
                 let timer = self.settings.is_some_and(|s| s.timer);
-                let (own, left) = (self.own, self.left);
+                let (own, debtor_left) = (self.own, self.left(from.other()));
                 let round = self.round_for(game)?;
                 if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
                     return Err("a second forfeit claim for one game".into());
@@ -1137,7 +1135,7 @@ impl Table {
                         claimant: from,
                         by: seen.map_or(0, |s| s + 1),
                     });
-                } else if own == Some(from.other()) || left == Some(from.other()) {
+                } else if own == Some(from.other()) || debtor_left {
                     // At the debtor's own table every later message of its sees the
                     // claim; a debtor that left sends none, so nothing can refute it.
                     Self::confirm(round, notes);
@@ -1179,7 +1177,7 @@ impl Table {
                 }
             }
             Payload::Leave { reason } => {
-                self.left = Some(from);
+                self.leavers.push(from);
                 notes.push(Note::Left {
                     seat: from,
                     reason: reason.clone(),

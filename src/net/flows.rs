@@ -479,7 +479,7 @@ async fn run(
                     finished: true,
                 });
             }
-            Ended::Link(_) if side.session.table().left() == Some(side.session.seat().other()) => {
+            Ended::Link(_) if side.session.table().left(side.session.seat().other()) => {
                 // The other player left the table for good: nothing to reconnect to.
                 say("the other player left the table");
                 let finished = side.session.table().settled().is_some();

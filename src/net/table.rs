@@ -244,7 +244,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
             continue;
         }
         if let Some(since) = leaving
-            && (seat.session.table().left() == Some(me.other())
+            && (seat.session.table().left(me.other())
                 || since.elapsed().as_millis() as u64 > PARTING_MS)
         {
             let _ = SinkExt::<Bytes>::close(&mut framed).await;

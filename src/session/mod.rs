@@ -691,6 +691,10 @@ impl Session {
 
     /// A frame this side owes without being asked: the next nonce, or the reveal.
     fn owed(&mut self) -> Option<Vec<Note>> {
+        // Who left sends nothing more, not even what it would owe.
+        if self.table.left(self.me) {
+            return None;
+        }
         if let Some(number) = self.table.nonce_due(self.me) {
             let nonce = Secret::<32>::fresh().ok()?;
             return self

@@ -393,6 +393,40 @@ mod leaving {
         agreed(&pair);
     }
 
+    /// Found by the `session` fuzz target: the guest left before the host's hello
+    /// reached it, the host left too. The guest's table then forgot its own leave
+    /// (it kept one leaver, the last), so the guest sent its nonce after leaving;
+    /// the host's refused it, and the two chains differed for good.
+    #[test]
+    fn when_both_leave_neither_sends_anything_after_its_leave() {
+        let mut pair = Pair::new(Variant::Armada, false, 15);
+        pair.collect();
+        // The guest's hello reaches the host, which answers: hello, settings, nonce.
+        let hello = pair.wire[Seat::Host.index()].pop_front().unwrap();
+        pair.host.handle_message(0, &hello).unwrap();
+        pair.guest
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        pair.host
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let table = side(&pair, seat).table();
+            assert!(table.left(Seat::Host) && table.left(Seat::Guest), "{seat}");
+            assert_eq!(
+                table.chain_head(Seat::Guest),
+                side(&pair, seat.other()).table().chain_head(Seat::Guest),
+                "{seat}: both hold the same guest frames"
+            );
+            assert_eq!(table.chain_head(Seat::Guest).0, 2, "hello and leave only");
+            assert!(table.nonce_due(Seat::Guest).is_some(), "{seat}");
+        }
+        // A side that left can send nothing more.
+        assert!(pair.guest.handle_command(0, Command::Resign).is_err());
+        agreed(&pair);
+    }
+
     /// A resignation and a leave that cross are two resignations that cross, even
     /// while the leaver's own shot waits for its answer (its resignation waits too).
     #[test]
