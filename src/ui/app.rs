@@ -150,14 +150,27 @@ impl Anim {
         cells
     }
 
-    /// The cell the animation is at.
-    fn flash(&self, now: Millis) -> Option<Coord> {
-        self.effects
-            .get(self.shown(now).checked_sub(1)?)
-            .map(|e| match e {
-                Effect::Miss(c) | Effect::Hit(c) | Effect::Lost(c) => *c,
-                Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => *cell,
+    /// What the animation shows over the board now: a flash where it is, and every
+    /// shell lost so far (on a cell already marked) marked as lost until it ends.
+    fn overlays(&self, now: Millis) -> Vec<(Coord, Overlay)> {
+        let shown = self.shown(now).min(self.effects.len());
+        let mut overlays: Vec<_> = self.effects[..shown]
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Lost(c) => Some((*c, Overlay::Lost)),
+                _ => None,
             })
+            .collect();
+        if let Some(current) = shown.checked_sub(1).map(|i| &self.effects[i]) {
+            match current {
+                Effect::Miss(c) | Effect::Hit(c) => overlays.push((*c, Overlay::Flash)),
+                Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => {
+                    overlays.push((*cell, Overlay::Flash));
+                }
+                Effect::Lost(_) => {}
+            }
+        }
+        overlays
     }
 }
 
@@ -185,6 +198,8 @@ struct Play {
     saved: Option<String>,
     /// Why the network side refused the player's last command.
     refused: Option<String>,
+    /// Who declined the last draw offer, until the next action.
+    declined: Option<Seat>,
 }
 
 impl Armada {
@@ -918,6 +933,7 @@ impl Play {
             log: VecDeque::new(),
             saved: None,
             refused: None,
+            declined: None,
             driver,
         };
         // A restored table's moves so far, newest first, as the log shows them.
@@ -946,8 +962,12 @@ impl Play {
                     self.radar = None;
                     self.confirm_resign = false;
                     self.saved = None;
+                    self.declined = None;
                 }
+                Event::Table(Note::DrawDeclined(seat)) => self.declined = Some(seat),
+                Event::Table(Note::DrawOffered(_)) => self.declined = None,
                 Event::Table(Note::Resolved { seat, report, .. }) => {
+                    self.declined = None;
                     self.log.push_front(log_line(t, seat == me, &report));
                     self.log.truncate(LOG_LINES);
                     if seat == me {
@@ -1353,5 +1373,35 @@ impl Play {
             self.start = true;
             self.holding = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An air strike's shells one by one: each flashes as it falls; a shell lost on a
+    /// cell already marked stays marked as lost until the animation ends.
+    #[test]
+    fn lost_shells_stay_marked_as_lost_while_the_strike_falls() {
+        let c = |name: &str| Coord::parse(name, crate::rules::BoardSize::STANDARD).unwrap();
+        let anim = Anim {
+            seat: Seat::Host,
+            effects: vec![
+                Effect::Miss(c("A1")),
+                Effect::Lost(c("B1")),
+                Effect::Hit(c("C1")),
+            ],
+            start: 1_000,
+        };
+        let at = |step: Millis| anim.overlays(1_000 + step * STEP_MS);
+        assert_eq!(at(0), vec![(c("A1"), Overlay::Flash)]);
+        assert_eq!(at(1), vec![(c("B1"), Overlay::Lost)]);
+        assert_eq!(
+            at(2),
+            vec![(c("B1"), Overlay::Lost), (c("C1"), Overlay::Flash)]
+        );
+        assert!(!anim.done(1_000 + 2 * STEP_MS));
+        assert!(anim.done(1_000 + 3 * STEP_MS));
     }
 }

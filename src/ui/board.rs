@@ -4,7 +4,7 @@
 
 use egui::{Align2, Color32, FontId, Id, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
-use crate::rules::{BoardSize, Coord};
+use crate::rules::{BoardSize, Coord, Heading};
 
 /// How one cell looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,10 @@ pub enum Overlay {
     RadarWater,
     /// The cell an animation is at now.
     Flash,
+    /// An air-strike shell that fell on a cell already marked: lost.
+    Lost,
+    /// Where a torpedo enters the board, and the way it runs.
+    Arrow(Heading),
     /// The keyboard cursor.
     Cursor,
 }
@@ -221,6 +225,37 @@ fn paint_overlay(painter: &egui::Painter, rect: Rect, overlay: Overlay) {
                 2.0,
                 Color32::from_rgba_unmultiplied(255, 255, 255, 120),
             );
+        }
+        Overlay::Lost => {
+            // A grey puff with a slash: the shell fell where nothing was left to hit.
+            let c = rect.center();
+            let r = rect.width() * 0.3;
+            painter.circle_stroke(c, r, Stroke::new(2.0, Color32::from_gray(200)));
+            painter.line_segment(
+                [c + Vec2::new(-r, r), c + Vec2::new(r, -r)],
+                Stroke::new(2.0, Color32::from_gray(200)),
+            );
+        }
+        Overlay::Arrow(heading) => {
+            let c = rect.center();
+            let r = rect.width() * 0.32;
+            let (dx, dy) = match heading {
+                Heading::Right => (1.0, 0.0),
+                Heading::Left => (-1.0, 0.0),
+                Heading::Down => (0.0, 1.0),
+                Heading::Up => (0.0, -1.0),
+            };
+            let ahead = Vec2::new(dx, dy);
+            let side = Vec2::new(-dy, dx);
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    c + ahead * r,
+                    c - ahead * r + side * r,
+                    c - ahead * r - side * r,
+                ],
+                Color32::from_rgb(255, 220, 80),
+                Stroke::NONE,
+            ));
         }
         Overlay::Cursor => {
             painter.rect_stroke(

@@ -85,38 +85,7 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     );
     click(&mut harness, "Place automatically");
     click(&mut harness, "Start the game");
-    let mut clicks = 0;
-    while !has(&harness, "Game over") {
-        until_my_move(&mut harness);
-        if has(&harness, "Game over") {
-            break;
-        }
-        let before = harness.state().session().unwrap().table().history().len();
-        assert!(
-            click_unknown_enemy_cell(&mut harness),
-            "an unknown cell while the game goes on"
-        );
-        harness.run();
-        clicks += 1;
-        let after = harness.state().session().unwrap().table().history().len();
-        assert!(
-            after > before || has(&harness, "Game over"),
-            "the click fired"
-        );
-        assert!(clicks < 300, "the game does not end");
-    }
-    // Let the reveal and the verdict come in.
-    for _ in 0..20 {
-        harness.step();
-    }
-    assert!(has(&harness, "You win!") || has(&harness, "You lose."));
-    assert!(has(&harness, "Your answers: All"));
-    assert!(has(&harness, "Opponent's answers: All"));
-    let session = harness.state().session().unwrap();
-    assert!(matches!(
-        session.table().settled(),
-        Some(Verdict::Honest(_))
-    ));
+    play_to_the_end_by_clicks(&mut harness);
     // The transcript is saved where it says, and verifies offline.
     click(&mut harness, "Save the transcript");
     let id = session_id(&harness);
@@ -138,6 +107,81 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     // The new game is unfinished: home offers to resume it.
     click(&mut harness, "Home");
     assert!(has(&harness, "Resume the unfinished game"));
+}
+
+/// Fires at unknown enemy cells by clicks until the game is over, then checks the
+/// results screen: who won and how, both verdicts honest, the statistics.
+fn play_to_the_end_by_clicks(harness: &mut Harness<'_, Armada>) {
+    let mut clicks = 0;
+    while !has(harness, "Game over") {
+        until_my_move(harness);
+        if has(harness, "Game over") {
+            break;
+        }
+        let before = harness.state().session().unwrap().table().history().len();
+        assert!(
+            click_unknown_enemy_cell(harness),
+            "an unknown cell while the game goes on"
+        );
+        harness.run();
+        clicks += 1;
+        let after = harness.state().session().unwrap().table().history().len();
+        assert!(
+            after > before || has(harness, "Game over"),
+            "the click fired"
+        );
+        assert!(clicks < 300, "the game does not end");
+    }
+    // Let the reveal and the verdict come in.
+    for _ in 0..20 {
+        harness.step();
+    }
+    assert!(has(harness, "You win!") || has(harness, "You lose."));
+    assert!(has(harness, "Your answers: All"));
+    assert!(has(harness, "Opponent's answers: All"));
+    let session = harness.state().session().unwrap();
+    assert!(matches!(
+        session.table().settled(),
+        Some(Verdict::Honest(_))
+    ));
+    assert!(has(harness, "Every ship of the losing fleet was sunk."));
+    // The statistics: the player's accuracy as the history gives it.
+    let me = session.seat();
+    let effects: Vec<_> = session
+        .table()
+        .history()
+        .iter()
+        .filter(|p| p.seat == me)
+        .flat_map(|p| p.report.effects.clone())
+        .collect();
+    let hits = effects.iter().filter(|e| e.is_hit()).count();
+    let accuracy = 100.0 * hits as f64 / effects.len() as f64;
+    for row in [
+        "Actions",
+        "Cells fired at",
+        "Decks hit",
+        "Accuracy",
+        "Weapons used",
+    ] {
+        assert!(has(harness, row), "{row}");
+    }
+    assert!(
+        harness
+            .query_all_by_label(&format!("{accuracy:.0} %"))
+            .next()
+            .is_some(),
+        "the accuracy {accuracy:.0} %"
+    );
+}
+
+#[test]
+fn whole_games_against_medium_and_hard_are_played_by_clicks_and_verified() {
+    for level in ["Medium", "Hard"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut harness = window(dir.path());
+        start_against(&mut harness, level);
+        play_to_the_end_by_clicks(&mut harness);
+    }
 }
 
 #[test]
@@ -613,7 +657,7 @@ fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
         .find(|n| {
             n.accesskit_node()
                 .label()
-                .is_some_and(|l| l.ends_with(": unknown"))
+                .is_some_and(|l| l.contains(": unknown"))
         })
     else {
         return false;
@@ -687,6 +731,81 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     assert!(!has(&harness, "in the square (shown for a moment)"));
 }
 
+/// The enemy cells whose label says they are under the aim, and those refused.
+fn aim_marks(harness: &Harness<'_, Armada>) -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut aimed = BTreeSet::new();
+    let mut refused = BTreeSet::new();
+    for node in harness.query_all_by_label_contains("Enemy waters ") {
+        let label = node.accesskit_node().label().unwrap_or_default();
+        let cell = label["Enemy waters ".len()..]
+            .split(':')
+            .next()
+            .unwrap()
+            .to_string();
+        if label.contains("(aimed)") {
+            aimed.insert(cell);
+        } else if label.contains("(cannot aim here)") {
+            refused.insert(cell);
+        }
+    }
+    (aimed, refused)
+}
+
+fn cells(names: &str) -> BTreeSet<String> {
+    names.split(' ').map(str::to_string).collect()
+}
+
+#[test]
+fn the_aim_is_previewed_turned_by_r_or_a_right_click_and_a_refused_square_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    start_against(&mut harness, "Easy");
+    let row = cells("A1 B1 C1 D1 E1 F1 G1 H1 I1 J1");
+    let column = cells("A1 A2 A3 A4 A5 A6 A7 A8 A9 A10");
+    // A shot aims at the cursor (A1) alone.
+    assert_eq!(aim_marks(&harness).0, cells("A1"));
+    // The torpedo (key 2) runs along the cursor's row; R turns it → ↓ ← ↑ → and the
+    // preview follows: a row, a column, a row, a column.
+    harness.key_press(egui::Key::Num2);
+    harness.run();
+    for (arrow, line) in [("→", &row), ("↓", &column), ("←", &row), ("↑", &column)] {
+        assert!(has(&harness, &format!("Torpedo runs {arrow} — R turns it")));
+        assert_eq!(&aim_marks(&harness).0, line, "heading {arrow}");
+        harness.key_press(egui::Key::R);
+        harness.run();
+    }
+    assert!(has(&harness, "Torpedo runs → — R turns it"));
+    // A right-click on the chart turns it too; the preview follows the pointer (C5).
+    harness
+        .get_by_label_contains("Enemy waters C5:")
+        .click_secondary();
+    harness.run();
+    assert!(has(&harness, "Torpedo runs ↓ — R turns it"));
+    assert_eq!(
+        aim_marks(&harness).0,
+        cells("C1 C2 C3 C4 C5 C6 C7 C8 C9 C10")
+    );
+    // The radar (key 4) at a corner: its square would leave the board, so the cell
+    // is shown refused, nothing is aimed, and the line under the chart says why.
+    harness.key_press(egui::Key::Num4);
+    harness.get_by_label_contains("Enemy waters A1:").hover();
+    harness.run();
+    let (aimed, refused) = aim_marks(&harness);
+    assert!(aimed.is_empty(), "{aimed:?}");
+    assert_eq!(refused, cells("A1"));
+    assert!(has(
+        &harness,
+        "Not here: the whole 3×3 square must lie on the board"
+    ));
+    // One cell in, the whole square is aimed.
+    harness.get_by_label_contains("Enemy waters B2:").hover();
+    harness.run();
+    assert_eq!(
+        aim_marks(&harness),
+        (cells("A1 B1 C1 A2 B2 C2 A3 B3 C3"), BTreeSet::new())
+    );
+}
+
 /// Both place automatically, the guest is Ready first, then the host starts; who
 /// moves first.
 fn start_friend_game(
@@ -732,8 +851,30 @@ fn both_until(
     );
 }
 
+/// The window of `mover` offers a draw, and the other shows the offer; returns
+/// (offerer, answerer).
+fn offer_draw<'a>(
+    host: &'a mut Harness<'static, Armada>,
+    guest: &'a mut Harness<'static, Armada>,
+    mover: armada::rules::Seat,
+) -> (
+    &'a mut Harness<'static, Armada>,
+    &'a mut Harness<'static, Armada>,
+) {
+    let (offerer, answerer) = if mover == armada::rules::Seat::Host {
+        (host, guest)
+    } else {
+        (guest, host)
+    };
+    click(offerer, "Offer a draw");
+    both_until(offerer, answerer, "the offer", |_, a| {
+        has(a, "Your opponent offers a draw.")
+    });
+    (offerer, answerer)
+}
+
 #[test]
-fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped() {
+fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and_decline_one() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = friend_window(&dir.path().join("host"));
     let mut guest = friend_window(&dir.path().join("guest"));
@@ -751,15 +892,7 @@ fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped
     });
     let first = start_friend_game(&mut host, &mut guest);
     // Whoever moves offers a draw; the other accepts it.
-    let (offerer, answerer) = if first == armada::rules::Seat::Host {
-        (&mut host, &mut guest)
-    } else {
-        (&mut guest, &mut host)
-    };
-    click(offerer, "Offer a draw");
-    both_until(offerer, answerer, "the offer", |_, a| {
-        has(a, "Your opponent offers a draw.")
-    });
+    let (_, answerer) = offer_draw(&mut host, &mut guest, first);
     click(answerer, "Accept");
     both_until(&mut host, &mut guest, "the verdicts", |h, g| {
         has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
@@ -775,6 +908,24 @@ fn two_windows_play_over_loopback_agree_a_draw_and_play_again_with_seats_swapped
     assert!(has(&host, "Score: you 0.5 — 0.5 opponent"));
     let second = start_friend_game(&mut host, &mut guest);
     assert_eq!(second, first.other(), "seats swap who moves first");
+    // This time the offer is declined: both see it, and the game goes on.
+    let (offerer, answerer) = offer_draw(&mut host, &mut guest, second);
+    click(answerer, "Decline");
+    both_until(offerer, answerer, "the refusal", |o, a| {
+        has(o, "Your opponent declined the draw.") && has(a, "You declined the draw.")
+    });
+    assert!(has(offerer, "Your move"), "the offerer still has the move");
+    assert!(
+        offerer
+            .state()
+            .session()
+            .unwrap()
+            .table()
+            .game()
+            .unwrap()
+            .ending()
+            .is_none()
+    );
 }
 
 /// A screen in `lang`, rendered (wgpu on the machine's Vulkan driver, Mesa's

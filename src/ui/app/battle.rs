@@ -201,10 +201,10 @@ impl Play {
             .iter()
             .map(|c| (c, Overlay::Swept))
             .collect();
-        overlays.extend(self.flash(now, me.other()).map(|c| (c, Overlay::Flash)));
+        overlays.extend(self.anim_overlays(now, me.other()));
         let name = t.get("board-own");
         board::show(ui, Id::new("own"), size, cell, &look, &overlays, &|c| {
-            cell_label(t, &name, c, look(c))
+            cell_label(t, &name, c, look(c), &overlays)
         });
     }
 
@@ -252,7 +252,7 @@ impl Play {
                 )
             }));
         }
-        overlays.extend(self.flash(now, me).map(|c| (c, Overlay::Flash)));
+        overlays.extend(self.anim_overlays(now, me));
         let hover = ui
             .ctx()
             .data(|d| d.get_temp::<(u8, u8)>(Id::new("aim")))
@@ -269,11 +269,15 @@ impl Play {
                     overlays.extend(cells.iter().map(|c| (*c, Overlay::Refused)));
                 }
             }
+            // The torpedo's arrow where it enters the board, pointing the way it runs.
+            if let (Action::Torpedo(torpedo), Some(entry)) = (&action, cells.first()) {
+                overlays.push((*entry, Overlay::Arrow(torpedo.heading)));
+            }
             overlays.push((self.cursor, Overlay::Cursor));
         }
         let name = t.get("board-enemy");
         let gesture = board::show(ui, Id::new("enemy"), size, cell, &look, &overlays, &|c| {
-            cell_label(t, &name, c, look(c))
+            cell_label(t, &name, c, look(c), &overlays)
         });
         ui.ctx().data_mut(|d| match gesture.hovered {
             Some(c) => {
@@ -310,11 +314,12 @@ impl Play {
             .fold(CellSet::EMPTY, |all, a| all | a.hidden(now))
     }
 
-    fn flash(&self, now: Millis, seat: Seat) -> Option<Coord> {
+    /// What the running animation of `seat`'s action shows over the board it hits.
+    fn anim_overlays(&self, now: Millis, seat: Seat) -> Vec<(Coord, Overlay)> {
         self.anims
             .front()
             .filter(|a: &&Anim| a.seat == seat && a.start <= now)
-            .and_then(|a| a.flash(now))
+            .map_or_else(Vec::new, |a| a.overlays(now))
     }
 
     fn weapon_bar(&mut self, ui: &mut egui::Ui, t: &Text, game: &Game) {
@@ -407,6 +412,11 @@ impl Play {
                 if ui.button(t.get("draw-offer")).clicked() {
                     let _ = self.driver.command(now, Command::OfferDraw);
                 }
+                match self.declined {
+                    Some(seat) if seat == me => ui.label(t.get("draw-declined-mine")),
+                    Some(_) => ui.label(t.get("draw-declined-theirs")),
+                    None => ui.label(""),
+                };
             }
         });
     }
@@ -523,15 +533,38 @@ fn preview(action: &Action, size: crate::rules::BoardSize) -> Vec<Coord> {
     }
 }
 
-fn cell_label(t: &Text, board: &str, cell: Coord, look: Look) -> String {
-    t.with(
+/// A cell's name for screen readers: the board, the cell, what it shows, and what
+/// lies over it that a player acts on (the aim, a refused aim, a lost shell).
+fn cell_label(
+    t: &Text,
+    board: &str,
+    cell: Coord,
+    look: Look,
+    overlays: &[(Coord, Overlay)],
+) -> String {
+    let label = t.with(
         "cell-label",
         &[
             ("board", Arg::from(board)),
             ("cell", Arg::from(cell.to_string())),
             ("state", Arg::from(look_name(t, look))),
         ],
-    )
+    );
+    let notes: Vec<String> = overlays
+        .iter()
+        .filter(|(c, _)| *c == cell)
+        .filter_map(|(_, overlay)| match overlay {
+            Overlay::Aim => Some(t.get("cell-aimed")),
+            Overlay::Refused => Some(t.get("cell-refused")),
+            Overlay::Lost => Some(t.get("cell-lost")),
+            _ => None,
+        })
+        .collect();
+    if notes.is_empty() {
+        label
+    } else {
+        format!("{label} ({})", notes.join(", "))
+    }
 }
 
 /// Each side's figures for the game: actions, cells fired at, decks hit, accuracy,
