@@ -102,11 +102,19 @@ struct LanTable {
     invite: Option<String>,
 }
 
+/// A repaint of the window, for a network thread that has news.
+fn waker(ctx: &egui::Context) -> std::sync::Arc<dyn Fn() + Send + Sync> {
+    let ctx = ctx.clone();
+    std::sync::Arc::new(move || ctx.request_repaint())
+}
+
 /// The home screen's list of saved tables.
 #[derive(Clone, Debug, Default)]
 struct HomeInfo {
     /// The newest unfinished game against the computer.
     unfinished: Option<[u8; 32]>,
+    /// The newest unfinished game with a friend played in the window.
+    friend: Option<[u8; 32]>,
     /// Past tables, newest first, a line each.
     past: Vec<String>,
 }
@@ -352,8 +360,7 @@ impl Armada {
                     }
                 }
                 if home {
-                    self.play = None;
-                    self.home = None;
+                    self.go_home();
                 }
             });
         });
@@ -379,11 +386,25 @@ impl Armada {
             if (self.play.is_some() || self.connecting.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
-                self.play = None;
-                self.connecting = None;
-                self.home = None;
+                self.go_home();
             }
         });
+    }
+
+    /// Back to the home screen: a friend table is left for good (a game under way
+    /// is resigned). Only closing the window keeps it for resuming.
+    fn go_home(&mut self) {
+        if let Some(play) = &mut self.play
+            && let Driver::Remote(remote) = &mut play.driver
+        {
+            remote.leave();
+        }
+        if let Some(remote) = &mut self.connecting {
+            remote.leave();
+        }
+        self.play = None;
+        self.connecting = None;
+        self.home = None;
     }
 
     fn save_prefs(&self) {
@@ -393,6 +414,36 @@ impl Armada {
             // Preferences are a convenience: failing to keep them changes no game.
             let _ = std::fs::write(store.dir().join("window.json"), json);
         }
+    }
+
+    /// The plain home screen's lower part: resume buttons and past tables; returns the
+    /// table chosen to resume (against the computer, with a friend).
+    fn saved_tables_section(&mut self, ui: &mut egui::Ui) -> (Option<[u8; 32]>, Option<[u8; 32]>) {
+        let info = self.home_info();
+        let t = &self.text;
+        let mut resume = None;
+        if let Some(id) = info.unfinished {
+            ui.add_space(12.0);
+            if ui.button(t.get("home-resume")).clicked() {
+                resume = Some(id);
+            }
+        }
+        let mut resume_friend = None;
+        if let Some(id) = info.friend {
+            ui.add_space(6.0);
+            if ui.button(t.get("home-resume-friend")).clicked() {
+                resume_friend = Some(id);
+            }
+        }
+        ui.add_space(12.0);
+        ui.heading(t.get("home-past"));
+        if info.past.is_empty() {
+            ui.label(t.get("home-past-none"));
+        }
+        for line in &info.past {
+            ui.label(line);
+        }
+        (resume, resume_friend)
     }
 
     fn home(&mut self, ui: &mut egui::Ui, now: Millis) {
@@ -463,23 +514,7 @@ impl Armada {
             self.open_friend(ui.ctx(), join);
             return;
         }
-        let info = self.home_info();
-        let t = &self.text;
-        let mut resume = None;
-        if let Some(id) = info.unfinished {
-            ui.add_space(12.0);
-            if ui.button(t.get("home-resume")).clicked() {
-                resume = Some(id);
-            }
-        }
-        ui.add_space(12.0);
-        ui.heading(t.get("home-past"));
-        if info.past.is_empty() {
-            ui.label(t.get("home-past-none"));
-        }
-        for line in &info.past {
-            ui.label(line);
-        }
+        let (resume, resume_friend) = self.saved_tables_section(ui);
         if mode != self.prefs.mode || timer != self.prefs.timer {
             self.prefs.mode = mode;
             self.prefs.timer = timer;
@@ -489,6 +524,8 @@ impl Armada {
             self.open(level, now);
         } else if let Some(id) = resume {
             self.resume(&id, now);
+        } else if let Some(id) = resume_friend {
+            self.resume_friend(ui.ctx(), &id);
         }
     }
 
@@ -591,15 +628,24 @@ impl Armada {
         Lan::Searching(rx)
     }
 
+    /// Plays on a saved friend table: connecting, then the table where it was.
+    fn resume_friend(&mut self, ctx: &egui::Context, id: &[u8; 32]) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let remote = Remote::resume(store, self.net.clone(), id, waker(ctx));
+        self.note = None;
+        self.home = None;
+        self.connecting = Some(Box::new(remote));
+    }
+
     /// Opens a table for a friend (`join`: joins the pasted invite instead).
     fn open_friend(&mut self, ctx: &egui::Context, join: bool) {
         let Some(store) = self.store.clone() else {
             self.note = Some(self.text.get("friend-no-store"));
             return;
         };
-        let ctx = ctx.clone();
-        let wake: std::sync::Arc<dyn Fn() + Send + Sync> =
-            std::sync::Arc::new(move || ctx.request_repaint());
+        let wake = waker(ctx);
         let remote = if join {
             if let Err(error) = armada_proto::Invite::parse(self.invite.trim()) {
                 self.note = Some(self.text.with(
@@ -747,11 +793,11 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         // Verifying a transcript is the costly part (and this runs at start-up):
         // only for a table that could still be listed or resumed.
         let may_list = info.past.len() < LISTED;
-        let may_resume = meta.is_computer() && info.unfinished.is_none();
+        // Friend tables the window played can be resumed from it.
+        let friend = meta.level == "window";
+        let may_resume =
+            (meta.is_computer() && info.unfinished.is_none()) || (friend && info.friend.is_none());
         if !may_list && !may_resume {
-            if info.unfinished.is_some() {
-                break;
-            }
             continue;
         }
         let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
@@ -764,6 +810,12 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
             .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
         if meta.is_computer() && !finished && info.unfinished.is_none() {
             info.unfinished = Some(id);
+            continue;
+        }
+        // A friend table resumes once a game opened (the other player's address is
+        // saved by then).
+        if friend && !finished && !report.games.is_empty() && info.friend.is_none() {
+            info.friend = Some(id);
             continue;
         }
         if !finished || info.past.len() >= LISTED {

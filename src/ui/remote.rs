@@ -25,12 +25,19 @@ pub struct Remote {
     link: Option<Link>,
     refused: Option<String>,
     ended: Option<Result<bool, String>>,
+    /// Stops the network side without leaving the table (the window closes; the
+    /// table is saved after every message and resumes from the home screen).
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// The player left the table: the network side says goodbye and ends by itself.
+    left: bool,
 }
 
 /// How the network side of a table starts.
 enum Start {
     Host(armada_proto::Settings),
     Join(String),
+    /// A saved table (its id in hex), played on from where it was.
+    Resume(String),
 }
 
 impl Remote {
@@ -54,6 +61,17 @@ impl Remote {
         Self::start(store, config, Start::Join(invite.trim().to_owned()), wake)
     }
 
+    /// A saved friend table, played on: the guest dials the host again, the host
+    /// listens where it did.
+    pub fn resume(
+        store: Store,
+        config: Config,
+        id: &[u8; 32],
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        Self::start(store, config, Start::Resume(hex::encode(id)), wake)
+    }
+
     fn start(
         store: Store,
         config: Config,
@@ -62,6 +80,7 @@ impl Remote {
     ) -> Self {
         let (watch, updates) = Watch::new(wake);
         let (commands, inbox) = mpsc::channel(64);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let seating = Seating {
             config,
             store,
@@ -77,21 +96,34 @@ impl Remote {
                 .and_then(|runtime| {
                     runtime.block_on(async move {
                         let mut say = |line: &str| tracing::info!(line, "table");
-                        match start {
-                            Start::Host(settings) => {
-                                crate::net::host(seating, settings, false, &mut say).await
+                        let table = async {
+                            match start {
+                                Start::Host(settings) => {
+                                    crate::net::host(seating, settings, false, &mut say).await
+                                }
+                                Start::Join(invite) => {
+                                    crate::net::join(seating, &invite, false, &mut say).await
+                                }
+                                Start::Resume(id) => {
+                                    crate::net::resume(seating, Some(&id), &mut say).await
+                                }
                             }
-                            Start::Join(invite) => {
-                                crate::net::join(seating, &invite, false, &mut say).await
-                            }
+                        };
+                        // The stop first: a window that closes also closes the command
+                        // channel, which the table would take for the player leaving.
+                        // (A stop dropped unsent, after `leave`, stops nothing.)
+                        tokio::select! {
+                            biased;
+                            Ok(()) = stopped => Ok(None),
+                            outcome = table => outcome.map(Some),
                         }
                     })
                 });
-            watch.send(Update::Ended(
-                result
-                    .map(|outcome| outcome.finished)
-                    .map_err(|e| format!("{e:#}")),
-            ));
+            match result {
+                Ok(Some(outcome)) => watch.send(Update::Ended(Ok(outcome.finished))),
+                Ok(None) => {}
+                Err(error) => watch.send(Update::Ended(Err(format!("{error:#}")))),
+            }
         });
         Self {
             commands,
@@ -103,7 +135,18 @@ impl Remote {
             link: Some(Link::Connecting),
             refused: None,
             ended: None,
+            stop: Some(stop),
+            left: false,
         }
+    }
+
+    /// The player leaves the table for good (the other side is told; a game under
+    /// way is resigned).
+    pub fn leave(&mut self) {
+        self.left = true;
+        let _ = self
+            .commands
+            .try_send(Command::Leave("the player left".into()));
     }
 
     /// Takes in what the network side sent since the last call.
@@ -173,9 +216,12 @@ impl Remote {
 
 impl Drop for Remote {
     fn drop(&mut self) {
-        // Leaving the screen leaves the table; the network side says goodbye.
-        let _ = self
-            .commands
-            .try_send(Command::Leave("the player left".into()));
+        // Dropped without leaving (the window closes): stop the network side before
+        // its command channel closes, which it would take for a goodbye.
+        if !self.left
+            && let Some(stop) = self.stop.take()
+        {
+            let _ = stop.send(());
+        }
     }
 }

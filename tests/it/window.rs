@@ -928,6 +928,61 @@ fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and
     );
 }
 
+#[test]
+fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = friend_window(&dir.path().join("host"));
+    let mut guest = friend_window(&dir.path().join("guest"));
+    click(&mut host, "Open a table");
+    until(&mut host, "the invite", |h| h.state().invite().is_some());
+    let link = host.state().invite().unwrap().to_owned();
+    let field = "Paste your friend's invite (armada://join/…)";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    click(&mut guest, "Join");
+    both_until(&mut host, &mut guest, "both placing", |h, g| {
+        has(h, "Place your fleet") && has(g, "Place your fleet")
+    });
+    let first = start_friend_game(&mut host, &mut guest);
+    // The guest's window closes mid-game: no goodbye, the table stays open.
+    drop(guest);
+    let mut guest = friend_window(&dir.path().join("guest"));
+    assert!(has(&guest, "Resume the game with your friend"));
+    click(&mut guest, "Resume the game with your friend");
+    both_until(&mut host, &mut guest, "the game again", |h, g| {
+        has(g, "Offer a draw") && has(h, "Connected directly") && has(g, "Connected directly")
+    });
+    let table = |h: &Harness<'_, Armada>| h.state().session().unwrap().table().clone();
+    assert!(
+        !table(&host).left(armada::rules::Seat::Guest),
+        "nobody left"
+    );
+    assert!(
+        table(&guest).game().unwrap().ending().is_none(),
+        "the game goes on"
+    );
+    // The game goes on where it was: whoever moves fires, the other side sees it.
+    let (mover, other) = if first == armada::rules::Seat::Host {
+        (&mut host, &mut guest)
+    } else {
+        (&mut guest, &mut host)
+    };
+    assert!(click_unknown_enemy_cell(mover));
+    mover.run();
+    both_until(mover, other, "the shot on both sides", |m, o| {
+        !table(m).history().is_empty() && table(o).history().len() == table(m).history().len()
+    });
+    // And it ends properly: a draw, both verdicts honest.
+    let mover = table(&host).game().unwrap().mover();
+    let (_, answerer) = offer_draw(&mut host, &mut guest, mover);
+    click(answerer, "Accept");
+    both_until(&mut host, &mut guest, "the verdicts", |h, g| {
+        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+    });
+}
+
 /// A screen in `lang`, rendered (wgpu on the machine's Vulkan driver, Mesa's
 /// lavapipe in CI) and compared with the committed image `name`: a missing glyph
 /// would draw as a box and differ.

@@ -47,6 +47,7 @@ past-honest = every answer proven
 past-lie = a lie proven
 past-incomplete = not verified to the end
 home-resume = Resume the unfinished game
+home-resume-friend = Resume the game with your friend
 
 ## Placement
 placement-title = Place your fleet

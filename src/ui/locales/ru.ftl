@@ -48,6 +48,7 @@ past-honest = каждый ответ доказан
 past-lie = доказана ложь
 past-incomplete = не проверено до конца
 home-resume = Продолжить незавершённую игру
+home-resume-friend = Продолжить игру с другом
 
 ## Placement
 placement-title = Расставьте флот

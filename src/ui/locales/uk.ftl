@@ -48,6 +48,7 @@ past-honest = кожну відповідь доведено
 past-lie = доведено брехню
 past-incomplete = не перевірено до кінця
 home-resume = Продовжити незавершену гру
+home-resume-friend = Продовжити гру з другом
 
 ## Placement
 placement-title = Розставте флот
