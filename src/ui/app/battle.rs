@@ -627,6 +627,30 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
     });
 }
 
+/// A proven lie in words: the move it answered (its number in the game and the
+/// action), or the message number where the lie was no answer to a move.
+fn lie_line(
+    t: &Text,
+    lie: &crate::fair::table::Lie,
+    history: &[crate::fair::table::Played],
+) -> String {
+    let reason = ("reason", Arg::from(lie.reason.clone()));
+    match history
+        .iter()
+        .position(|p| p.seat != lie.liar && p.answer_seq == lie.seq)
+    {
+        Some(index) => t.with(
+            "verdict-lie-move",
+            &[
+                ("move", Arg::from(index + 1)),
+                ("action", Arg::from(history[index].action.to_string())),
+                reason,
+            ],
+        ),
+        None => t.with("verdict-lie", &[("seq", Arg::from(lie.seq)), reason]),
+    }
+}
+
 /// The verification verdict for each side's answers.
 fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
     let me = session.seat();
@@ -638,18 +662,54 @@ fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
     for (seat, id) in [(me, "verdict-you"), (me.other(), "verdict-them")] {
         let line = match table.settled() {
             None => t.get("verdict-pending"),
-            Some(Verdict::Lie(lie)) if lie.liar == seat => t.with(
-                "verdict-lie",
-                &[
-                    ("seq", Arg::from(lie.seq)),
-                    ("reason", Arg::from(lie.reason.clone())),
-                ],
-            ),
+            Some(Verdict::Lie(lie)) if lie.liar == seat => lie_line(t, lie, table.history()),
             Some(Verdict::Incomplete(why)) => {
                 t.with("verdict-incomplete", &[("why", Arg::from(why.clone()))])
             }
             Some(_) => t.with("verdict-honest", &[("answers", Arg::from(answers(seat)))]),
         };
         ui.label(format!("{}: {line}", t.get(id)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fair::table::Lie;
+    use crate::ui::Lang;
+    use rand::SeedableRng;
+
+    /// A lie in an answer names the move it answered; any other lie its message.
+    #[test]
+    fn a_lie_in_an_answer_names_its_move() {
+        let mut duet = crate::demo::Duet::new(crate::rules::Variant::Armada).unwrap();
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
+        assert!(duet.play_game(&mut rng));
+        let history = duet.host.table().history();
+        let (index, played) = history
+            .iter()
+            .enumerate()
+            .find(|(i, p)| *i >= 3 && p.seat == Seat::Host)
+            .unwrap();
+        let t = Text::new(Lang::En);
+        let lie = |seq| Lie {
+            liar: Seat::Guest,
+            seq,
+            reason: "no such ship".into(),
+        };
+        assert_eq!(
+            lie_line(&t, &lie(played.answer_seq), history),
+            format!(
+                "A lie, proven: move {} ({}): no such ship",
+                index + 1,
+                played.action
+            )
+        );
+        let unanswered = (0..u32::MAX).find(|s| history.iter().all(|p| p.answer_seq != *s));
+        let seq = unanswered.unwrap();
+        assert_eq!(
+            lie_line(&t, &lie(seq), history),
+            format!("A lie, proven: message {seq}: no such ship")
+        );
     }
 }

@@ -171,6 +171,7 @@ verdict-honest = All { $answers ->
    *[other] { $answers } answers
 } proven and the revealed fleet is legal.
 verdict-lie = A lie, proven: message { $seq }: { $reason }
+verdict-lie-move = A lie, proven: move { $move } ({ $action }): { $reason }
 verdict-pending = Waiting for the reveal…
 verdict-incomplete = Not verified: { $why }
 play-again = Play again

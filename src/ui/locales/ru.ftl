@@ -176,6 +176,7 @@ verdict-honest = { $answers ->
    *[other] Все { $answers } ответов доказаны
 }, раскрытый флот правильный.
 verdict-lie = Доказана ложь: сообщение { $seq }: { $reason }
+verdict-lie-move = Доказана ложь: ход { $move } ({ $action }): { $reason }
 verdict-pending = Ждём раскрытия флота…
 verdict-incomplete = Не проверено: { $why }
 play-again = Сыграть ещё

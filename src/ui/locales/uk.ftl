@@ -176,6 +176,7 @@ verdict-honest = { $answers ->
    *[other] Усі { $answers } відповідей доведено
 }, розкритий флот правильний.
 verdict-lie = Доведено брехню: повідомлення { $seq }: { $reason }
+verdict-lie-move = Доведено брехню: хід { $move } ({ $action }): { $reason }
 verdict-pending = Чекаємо на розкриття флоту…
 verdict-incomplete = Не перевірено: { $why }
 play-again = Зіграти ще
