@@ -314,6 +314,51 @@ fn placing_by_hand_explains_a_refused_position() {
 }
 
 #[test]
+fn a_right_click_turns_the_ship_in_hand_and_a_placed_ship_is_dragged_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Hard");
+    // The battleship in hand, turned by a right-click, goes down from A1.
+    harness
+        .get_by_label("Your fleet A1: water")
+        .click_secondary();
+    harness.run();
+    click(&mut harness, "Your fleet A1: water");
+    assert!(has(&harness, "9 ships to place"));
+    assert!(has(&harness, "Your fleet A4: ship") && has(&harness, "Your fleet B1: water"));
+    // Dragged by a deck to F3, it lies down from F3; A1 to A4 are water again.
+    let centre =
+        |h: &Harness<'_, Armada>, label: &str| h.get_by_label_contains(label).rect().center();
+    let from = centre(&harness, "Your fleet A2:");
+    let to = centre(&harness, "Your fleet F3:");
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    harness.hover_at(from + (to - from) * 0.5);
+    harness.run();
+    harness.hover_at(to);
+    harness.run();
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    for cell in ["F3", "F4", "F5", "F6"] {
+        assert!(has(&harness, &format!("Your fleet {cell}: ship")), "{cell}");
+    }
+    for cell in ["A1", "A2", "A3", "A4"] {
+        assert!(
+            has(&harness, &format!("Your fleet {cell}: water")),
+            "{cell}"
+        );
+    }
+    assert!(has(&harness, "9 ships to place"), "moved, not placed twice");
+}
+
+#[test]
 fn the_language_switch_translates_the_window_and_is_remembered() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
