@@ -993,6 +993,9 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     let first = start_friend_game(&mut host, &mut guest);
     // The guest's window closes mid-game: no goodbye, the table stays open.
     drop(guest);
+    until(&mut host, "the lost link", |h| {
+        has(h, "Connection lost — reconnecting…")
+    });
     let mut guest = friend_window(&dir.path().join("guest"));
     assert!(has(&guest, "Resume the game with your friend"));
     click(&mut guest, "Resume the game with your friend");
