@@ -56,7 +56,7 @@ impl Bot {
     ) -> Option<Command> {
         let me = session.seat();
         let table = session.table();
-        if table.pending_claim().is_some() {
+        if table.pending_claim().is_some() || table.left(me) {
             return None;
         }
         if let Some(number) = table.game_number()

@@ -391,6 +391,9 @@ impl Session {
 
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
+        if self.table.left(self.me) {
+            return Err(CommandError::NotNow("you left the table"));
+        }
         if self
             .table
             .pending_claim()
@@ -555,7 +558,9 @@ impl Session {
             fleet: board.root(),
             contributions: commitments,
         };
-        self.secrets = Some(Secrets {
+        // In place for the table's own checks of the commit; put back as they were
+        // (the last game's, or none) if the commit is refused.
+        let before = self.secrets.replace(Secrets {
             game: id,
             fleet,
             board,
@@ -567,7 +572,7 @@ impl Session {
                 Ok(())
             }
             Err(e) => {
-                self.secrets = None;
+                self.secrets = before;
                 Err(e)
             }
         }

@@ -274,8 +274,8 @@ mod draws {
 mod leaving {
     use super::*;
     use armada::fair::table::Note;
-    use armada::rules::{Action, EndReason};
-    use armada::session::Command;
+    use armada::rules::{Action, Coord, EndReason, Placer};
+    use armada::session::{Command, CommandError};
 
     fn side(pair: &Pair, seat: Seat) -> &armada::session::Session {
         match seat {
@@ -425,6 +425,44 @@ mod leaving {
         // A side that left can send nothing more.
         assert!(pair.guest.handle_command(0, Command::Resign).is_err());
         agreed(&pair);
+    }
+
+    /// Found by the `session` fuzz target: a computer player placed its fleet for a
+    /// new game after its side had left; the session stored the secrets before its
+    /// own table refused the commit, and then dropped the last game's. A side that
+    /// left now refuses every command up front and changes nothing, and a computer
+    /// player whose side left does nothing.
+    #[test]
+    fn a_side_that_left_refuses_every_command_and_changes_nothing() {
+        let mut pair = Pair::started(Variant::Armada, false, 16);
+        pair.guest
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        pair.drive();
+        let fleet = Placer::new(&Variant::Armada.fleet()).place(&mut pair.rng);
+        let cell = Coord::new(0, 0).unwrap();
+        let before = pair.guest.save();
+        for command in [
+            Command::Place(fleet),
+            Command::Start,
+            Command::Act(Action::Shot(cell)),
+            Command::OfferDraw,
+            Command::AnswerDraw(true),
+            Command::Resign,
+            Command::PlayAgain,
+            Command::Leave("again".into()),
+        ] {
+            let what = format!("{command:?}");
+            let result = pair.guest.handle_command(0, command);
+            assert!(
+                matches!(result, Err(CommandError::NotNow("you left the table"))),
+                "{what}: {result:?}"
+            );
+            assert_eq!(pair.guest.save(), before, "{what} changed nothing");
+        }
+        let mut bot = armada::bot::Bot::new(armada::ai::Level::Random, 5);
+        assert!(bot.next(&pair.guest, &mut pair.rng).is_none());
+        assert!(pair.guest.poll_transmit().is_none(), "nothing sent");
     }
 
     /// A resignation and a leave that cross are two resignations that cross, even
