@@ -1031,6 +1031,81 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     });
 }
 
+#[test]
+fn two_windows_play_a_whole_game_by_clicks_over_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = friend_window(&dir.path().join("host"));
+    let mut guest = friend_window(&dir.path().join("guest"));
+    click(&mut host, "Open a table");
+    until(&mut host, "the invite", |h| h.state().invite().is_some());
+    // The invite is copied to the clipboard by its button.
+    host.get_by_label("Copy the invite").click();
+    host.step();
+    let link = host.state().invite().unwrap().to_owned();
+    assert!(
+        host.output()
+            .platform_output
+            .commands
+            .contains(&egui::OutputCommand::CopyText(link.clone())),
+        "the invite is on the clipboard"
+    );
+    let field = "Paste your friend's invite (armada://join/…)";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    click(&mut guest, "Join");
+    both_until(&mut host, &mut guest, "both placing", |h, g| {
+        has(h, "Place your fleet") && has(g, "Place your fleet")
+    });
+    start_friend_game(&mut host, &mut guest);
+    let history = |h: &Harness<'_, Armada>| h.state().session().unwrap().table().history().len();
+    let over = |h: &Harness<'_, Armada>| {
+        let session = h.state().session().unwrap();
+        session.table().game().is_some_and(|g| g.ending().is_some())
+    };
+    let mut shots = 0;
+    while !over(&host) {
+        let mover = host
+            .state()
+            .session()
+            .unwrap()
+            .table()
+            .game()
+            .unwrap()
+            .mover();
+        let (me, other) = if mover == armada::rules::Seat::Host {
+            (&mut host, &mut guest)
+        } else {
+            (&mut guest, &mut host)
+        };
+        let before = history(me);
+        assert!(
+            click_unknown_enemy_cell(me),
+            "an unknown cell while the game goes on"
+        );
+        me.run();
+        both_until(me, other, "the shot on both sides", |m, o| {
+            history(m) > before && history(o) == history(m)
+        });
+        shots += 1;
+        assert!(shots < 250, "the game does not end");
+    }
+    both_until(&mut host, &mut guest, "the verdicts", |h, g| {
+        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+    });
+    assert!(has(&host, "Every ship of the losing fleet was sunk."));
+    let winners = [&host, &guest].map(|h| has(h, "You win!"));
+    assert_eq!(winners.iter().filter(|w| **w).count(), 1, "one winner");
+    for h in [&host, &guest] {
+        let session = h.state().session().unwrap();
+        assert!(matches!(
+            session.table().settled(),
+            Some(Verdict::Honest(_))
+        ));
+    }
+}
+
 /// A screen in `lang`, rendered (wgpu on the machine's Vulkan driver, Mesa's
 /// lavapipe in CI) and compared with the committed image `name`: a missing glyph
 /// would draw as a box and differ.
