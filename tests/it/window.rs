@@ -896,6 +896,30 @@ fn both_until(
     );
 }
 
+/// The host's window opens a friend table; its invite link.
+fn open_table(host: &mut Harness<'static, Armada>) -> String {
+    click(host, "Open a table");
+    until(host, "the invite", |h| h.state().invite().is_some());
+    host.state().invite().unwrap().to_owned()
+}
+
+/// The guest's window joins by the pasted `link`; both then place their fleets.
+fn join_by_paste(
+    host: &mut Harness<'static, Armada>,
+    guest: &mut Harness<'static, Armada>,
+    link: &str,
+) {
+    let field = "Paste your friend's invite (armada://join/…)";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(link);
+    guest.run();
+    click(guest, "Join");
+    both_until(host, guest, "both placing", |h, g| {
+        has(h, "Place your fleet") && has(g, "Place your fleet")
+    });
+}
+
 /// The window of `mover` offers a draw, and the other shows the offer; returns
 /// (offerer, answerer).
 fn offer_draw<'a>(
@@ -923,18 +947,8 @@ fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and
     let dir = tempfile::tempdir().unwrap();
     let mut host = friend_window(&dir.path().join("host"));
     let mut guest = friend_window(&dir.path().join("guest"));
-    click(&mut host, "Open a table");
-    until(&mut host, "the invite", |h| h.state().invite().is_some());
-    let link = host.state().invite().unwrap().to_owned();
-    let field = "Paste your friend's invite (armada://join/…)";
-    guest.get_by_label(field).focus();
-    guest.run();
-    guest.get_by_label(field).type_text(&link);
-    guest.run();
-    click(&mut guest, "Join");
-    both_until(&mut host, &mut guest, "both placing", |h, g| {
-        has(h, "Place your fleet") && has(g, "Place your fleet")
-    });
+    let link = open_table(&mut host);
+    join_by_paste(&mut host, &mut guest, &link);
     let first = start_friend_game(&mut host, &mut guest);
     // Whoever moves offers a draw; the other accepts it.
     let (_, answerer) = offer_draw(&mut host, &mut guest, first);
@@ -978,18 +992,8 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = friend_window(&dir.path().join("host"));
     let mut guest = friend_window(&dir.path().join("guest"));
-    click(&mut host, "Open a table");
-    until(&mut host, "the invite", |h| h.state().invite().is_some());
-    let link = host.state().invite().unwrap().to_owned();
-    let field = "Paste your friend's invite (armada://join/…)";
-    guest.get_by_label(field).focus();
-    guest.run();
-    guest.get_by_label(field).type_text(&link);
-    guest.run();
-    click(&mut guest, "Join");
-    both_until(&mut host, &mut guest, "both placing", |h, g| {
-        has(h, "Place your fleet") && has(g, "Place your fleet")
-    });
+    let link = open_table(&mut host);
+    join_by_paste(&mut host, &mut guest, &link);
     let first = start_friend_game(&mut host, &mut guest);
     // The guest's window closes mid-game: no goodbye, the table stays open.
     drop(guest);
@@ -1049,15 +1053,7 @@ fn two_windows_play_a_whole_game_by_clicks_over_loopback() {
             .contains(&egui::OutputCommand::CopyText(link.clone())),
         "the invite is on the clipboard"
     );
-    let field = "Paste your friend's invite (armada://join/…)";
-    guest.get_by_label(field).focus();
-    guest.run();
-    guest.get_by_label(field).type_text(&link);
-    guest.run();
-    click(&mut guest, "Join");
-    both_until(&mut host, &mut guest, "both placing", |h, g| {
-        has(h, "Place your fleet") && has(g, "Place your fleet")
-    });
+    join_by_paste(&mut host, &mut guest, &link);
     start_friend_game(&mut host, &mut guest);
     let history = |h: &Harness<'_, Armada>| h.state().session().unwrap().table().history().len();
     let over = |h: &Harness<'_, Armada>| {
