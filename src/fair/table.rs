@@ -731,7 +731,9 @@ impl Table {
     /// that took that frame in before the leave.
     /// When both left, the first leaver whose resignation can take effect resigns.
     fn resign_leaver(&mut self, notes: &mut Vec<Note>) {
-        for leaver in self.leavers.clone() {
+        // By index: the leavers are read while the round changes (no copy per frame).
+        for i in 0..self.leavers.len() {
+            let leaver = self.leavers[i];
             // The leave is the leaver's last frame.
             let leave = self.chains[idx(leaver)].next().saturating_sub(1);
             let Some(round) = self.round.as_mut() else {
