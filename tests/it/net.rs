@@ -779,9 +779,18 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
         let node = runtime
             .block_on(Node::start(&Identity::generate(), config()))
             .unwrap();
-        runtime
-            .block_on(node.dial(host_peer, vec![host_addr.clone()]))
-            .unwrap();
+        // The flood's sockets are closed by now, but the host may not have seen
+        // every one of them go yet: until it has, its pending slots are full and a
+        // dial is reset in the handshake, as the flood's were. Dial until a slot is
+        // free.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while let Err(e) = runtime.block_on(node.dial(host_peer, vec![host_addr.clone()])) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "a stranger could not reach the host in 30 s: {e}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let mut control = node.control();
         for _ in 0..8 {
             // The host may send an earlier stream (or the whole stranger) away while
