@@ -83,14 +83,13 @@ impl Duet {
         let secret = *Secret::<32>::fresh()?.expose();
         let settings = armada_proto::Settings {
             game: wire::game_kind(variant),
-            timer: false,
             move_ms: 15_000,
             answer_ms: 10_000,
             reveal_ms: 30_000,
             grace_ms: 30_000,
         };
         Ok(Self {
-            host: Session::host(Identity::generate(), secret, settings),
+            host: Session::host(Identity::generate(), secret, settings).with_timer(false),
             guest: Session::guest(Identity::generate(), secret),
         })
     }

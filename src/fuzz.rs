@@ -627,13 +627,16 @@ struct Duel {
 impl Duel {
     fn new(setup: Setup) -> Self {
         let variant = setup.game.variant();
-        let settings = crate::session::settings(variant, setup.timer, 30_000);
+        let settings = crate::session::settings(variant, 30_000);
         let mut secret = [0x5a; 32];
         secret[..2].copy_from_slice(&setup.seed.to_le_bytes());
         let [host, guest, stranger] = IDENTITIES.clone();
         let mut duel = Self {
             peers: [
-                Peer::new(Session::host(host.clone(), secret, settings), host),
+                Peer::new(
+                    Session::host(host.clone(), secret, settings).with_timer(setup.timer),
+                    host,
+                ),
                 Peer::new(Session::guest(guest.clone(), secret), guest),
             ],
             inbox: [VecDeque::new(), VecDeque::new()],

@@ -62,7 +62,8 @@ enum Command {
     Host {
         #[command(flatten)]
         net: NetArgs,
-        /// No move timer at this table.
+        /// Start games without the move timer (a person at the terminal can still
+        /// type `timer on` or `timer off` before each start).
         #[arg(long)]
         no_timer: bool,
         /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
@@ -213,9 +214,9 @@ fn run(cli: &Cli) -> Result<u8> {
             lan,
             grace,
         } => {
-            let settings = table_settings(*no_timer, *classic, *grace)?;
+            let settings = table_settings(*classic, *grace)?;
             network(net, |seating, say| {
-                Box::pin(armada::net::host(seating, settings, *lan, say))
+                Box::pin(armada::net::host(seating, settings, !*no_timer, *lan, say))
             })
         }
         Command::BenchNet => bench_net(),
@@ -287,18 +288,14 @@ fn run(cli: &Cli) -> Result<u8> {
     }
 }
 
-/// A new table's settings: Armada or classic of a side, the timer on or off, the
-/// absent player's grace in seconds.
-fn table_settings(
-    no_timer: bool,
-    classic: Option<u8>,
-    grace: u32,
-) -> Result<armada_proto::Settings> {
+/// A new table's settings: Armada or classic of a side, the absent player's grace in
+/// seconds.
+fn table_settings(classic: Option<u8>, grace: u32) -> Result<armada_proto::Settings> {
     let variant = match classic {
         Some(side) => Variant::classic(side)?,
         None => Variant::Armada,
     };
-    Ok(armada::session::settings(variant, !no_timer, grace * 1000))
+    Ok(armada::session::settings(variant, grace * 1000))
 }
 
 /// `armada bench-window`: the window's first frame, frames during an air strike,

@@ -248,13 +248,18 @@ mod tests {
     #[test]
     fn another_version_is_refused_by_name() {
         let mut b = body(Payload::Resign { game: [4; 32] });
-        b.version = 2;
-        let error = decode_body(&encode_body(&b)).unwrap_err();
-        assert_eq!(error, DecodeError::Version(2));
-        assert_eq!(
-            error.to_string(),
-            "protocol version 2 is not supported (this client speaks version 1)"
-        );
+        // Version 1 (the timer in the table's settings) and a version yet to come.
+        for version in [1, 3] {
+            b.version = version;
+            let error = decode_body(&encode_body(&b)).unwrap_err();
+            assert_eq!(error, DecodeError::Version(version));
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "protocol version {version} is not supported (this client speaks version 2)"
+                )
+            );
+        }
     }
 
     #[test]

@@ -19,12 +19,11 @@ pub enum GameKind {
     Classic { side: u8 },
 }
 
-/// A table's settings: chosen by the host, bound into every game id.
+/// A table's settings: chosen by the host, bound into every game id. (Whether the move
+/// timer runs is chosen for each game, in its `Start`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Settings {
     pub game: GameKind,
-    /// Whether the 15-second move timer runs.
-    pub timer: bool,
     /// Time for each action when the timer runs, in milliseconds.
     pub move_ms: u32,
     /// Time to answer an action, in milliseconds.
@@ -127,9 +126,11 @@ pub enum Payload {
         fleet: Hash,
         contributions: Vec<Hash>,
     },
-    /// The host starts the game.
+    /// The host starts the game; `timer` says whether the 15-second move timer runs
+    /// in it (the host's switch, chosen for each game before its start).
     Start {
         game: Hash,
+        timer: bool,
     },
     /// Action `number` of the game. An air strike carries the attacker's contribution;
     /// `timeout` marks the shot a client fires when its mover's clock ran out.

@@ -111,7 +111,10 @@ pub enum Note {
         first: Seat,
     },
     Committed(Seat),
-    Started,
+    /// The host started the game; `timer`: whether the move timer runs in it.
+    Started {
+        timer: bool,
+    },
     /// An action waits for its answer.
     Acted {
         seat: Seat,
@@ -292,6 +295,8 @@ struct Round {
     first: Seat,
     commits: [Option<Commit>; 2],
     game: Option<Game>,
+    /// Whether the move timer runs in this game (the host's `Start` says).
+    timer: bool,
     pending: Option<Pending>,
     /// Cells each attacker's radar proved: (decks, water).
     seen: [(CellSet, CellSet); 2],
@@ -515,6 +520,13 @@ impl Table {
 
     pub fn game(&self) -> Option<&Game> {
         self.round.as_ref()?.game.as_ref()
+    }
+
+    /// Whether the move timer runs in the current game (false before its start).
+    pub fn timer(&self) -> bool {
+        self.round
+            .as_ref()
+            .is_some_and(|r| r.game.is_some() && r.timer)
     }
 
     pub fn game_id(&self) -> Option<Hash> {
@@ -948,7 +960,7 @@ impl Table {
                 });
                 notes.push(Note::Committed(from));
             }
-            Payload::Start { game } => {
+            Payload::Start { game, timer } => {
                 let round = self.round_for(game)?;
                 if from != Seat::Host
                     || round.game.is_some()
@@ -959,7 +971,8 @@ impl Table {
                     );
                 }
                 round.game = Some(Game::new(round.variant, round.first, true));
-                notes.push(Note::Started);
+                round.timer = *timer;
+                notes.push(Note::Started { timer: *timer });
             }
             Payload::Act {
                 game,
@@ -1108,13 +1121,12 @@ impl Table {
                 // had not seen them all is refuted by the ones it missed.
                 let other_next = self.chains[idx(from.other())].next();
                 let saw_all = other_next == 0 || seen == Some(other_next - 1);
-                let timer = self.settings.is_some_and(|s| s.timer);
                 let (own, debtor_left) = (self.own, self.left(from.other()));
                 let round = self.round_for(game)?;
                 if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
                     return Err("a second forfeit claim for one game".into());
                 }
-                if saw_all && !owes(round, from.other(), *owed, timer) {
+                if saw_all && !owes(round, from.other(), *owed) {
                     return Err(
                         "a forfeit claim, but the other peer owed nothing of the kind".into(),
                     );
@@ -1217,6 +1229,7 @@ impl Table {
             },
             commits: [None, None],
             game: None,
+            timer: false,
             pending: None,
             seen: [(CellSet::EMPTY, CellSet::EMPTY); 2],
             history: Vec::new(),
@@ -1319,6 +1332,9 @@ impl Table {
         g.check(from, &action)
             .map_err(|e| format!("illegal action {action}: {e}"))?;
         if timeout {
+            if !round.timer {
+                return Err("a timeout shot in a game without the move timer".into());
+            }
             let due = timeout_cell(&id, &prev, number, g.chart(from).unmarked());
             if due.map(Action::Shot) != Some(action) {
                 return Err(format!(
@@ -1619,13 +1635,16 @@ impl Table {
 }
 
 /// Whether `debtor` owes `owed` in this round, as things stand.
-fn owes(round: &Round, debtor: Seat, owed: proto::Owed, timer: bool) -> bool {
+fn owes(round: &Round, debtor: Seat, owed: proto::Owed) -> bool {
     let game = round.game.as_ref();
     let over = game.is_some_and(Game::is_over) || round.lie.is_some();
     match owed {
         proto::Owed::Answer => round.pending.as_ref().is_some_and(|p| p.seat != debtor) && !over,
         proto::Owed::Move => {
-            timer && !over && round.pending.is_none() && game.is_some_and(|g| g.mover() == debtor)
+            round.timer
+                && !over
+                && round.pending.is_none()
+                && game.is_some_and(|g| g.mover() == debtor)
         }
         // After the end; or, for an offerer whose draw was accepted, as its confirmation.
         proto::Owed::Reveal => {

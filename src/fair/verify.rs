@@ -51,6 +51,8 @@ pub struct GameRecord {
     pub number: u32,
     pub variant: Variant,
     pub first: Seat,
+    /// Whether the move timer ran (`None`: the game never started).
+    pub timer: Option<bool>,
     pub moves: Vec<Move>,
     pub ending: Option<Ending>,
     pub fleets: [Option<Fleet>; 2],
@@ -104,12 +106,18 @@ pub fn verify(bytes: &[u8]) -> Report {
                     number,
                     variant,
                     first,
+                    timer: None,
                     moves: Vec::new(),
                     ending: None,
                     fleets: [None, None],
                     verdict: None,
                     claim: None,
                 }),
+                Note::Started { timer } => {
+                    if let Some(game) = games.last_mut() {
+                        game.timer = Some(timer);
+                    }
+                }
                 Note::Acted { timeout, .. } => pending_timeout = timeout,
                 Note::Resolved {
                     seat,
@@ -264,6 +272,7 @@ impl Report {
                     "number": g.number + 1,
                     "game": g.variant.to_string(),
                     "first": g.first.to_string(),
+                    "timer": g.timer,
                     "fleets": {"host": fleet(&g.fleets[0]), "guest": fleet(&g.fleets[1])},
                     "actions": g.moves.iter().map(|m| json!({
                         "number": m.number,
@@ -281,7 +290,6 @@ impl Report {
         let settings = self.settings.map_or(Value::Null, |s| {
             json!({
                 "game": wire::variant(s.game).map(|v| v.to_string()).unwrap_or_default(),
-                "timer": s.timer,
                 "move_ms": s.move_ms,
                 "answer_ms": s.answer_ms,
                 "reveal_ms": s.reveal_ms,
@@ -297,7 +305,7 @@ impl Report {
             Outcome::Incomplete(why) => json!({"status": "incomplete", "reason": why}),
         };
         json!({
-            "schema": "armada-game-record/1",
+            "schema": "armada-game-record/2",
             "table": self.table.map(hex::encode),
             "settings": settings,
             "games": games,

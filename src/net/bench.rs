@@ -70,7 +70,7 @@ async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)>
     tokio::time::sleep(Duration::from_millis(500)).await;
     let ping = median(guest.ping_rtts(host.peer_id()).await);
     let secret = [7; 32];
-    let settings = crate::session::settings(crate::rules::Variant::Armada, false, 30_000);
+    let settings = crate::session::settings(crate::rules::Variant::Armada, 30_000);
     let start = Instant::now();
     let mut control = guest.control();
     let opened = control.open_stream(host.peer_id(), GAME_PROTOCOL);
@@ -78,7 +78,7 @@ async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)>
     let guest_stream = stream.map_err(|e| anyhow::anyhow!("{e}"))?;
     let (_, host_stream) = accepted.context("no stream came in")?;
     let side = |identity: Identity, seat: crate::rules::Seat| match seat {
-        crate::rules::Seat::Host => Session::host(identity, secret, settings),
+        crate::rules::Seat::Host => Session::host(identity, secret, settings).with_timer(false),
         crate::rules::Seat::Guest => Session::guest(identity, secret),
     };
     let play = |stream, peer, mut session: Session, level| async move {

@@ -73,6 +73,7 @@ fn framed(
 pub async fn host(
     seating: Seating,
     settings: proto::Settings,
+    timer: bool,
     lan: bool,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
@@ -83,7 +84,7 @@ pub async fn host(
     let identity = seating.store.identity()?;
     let node = Node::start(&identity, seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
-    let mut session = Session::host(identity, secret, settings);
+    let mut session = Session::host(identity, secret, settings).with_timer(timer);
     let listening = node.listeners().await;
     let addrs: Vec<Multiaddr> = node
         .addresses()
@@ -413,7 +414,7 @@ fn reporter(say: Say<'_>, boards: bool) -> impl FnMut(&Session, &Event) + '_ {
             say(&line);
         }
         if boards
-            && let Event::Table(Note::Resolved { .. } | Note::Started) = event
+            && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event
             && let Some(game) = session.table().game()
         {
             let me = session.seat();
@@ -455,6 +456,14 @@ async fn run(
         rng: &mut rng,
         watch: seating.watch.clone(),
     };
+    // The window shows a table once it has its session: a resumed one may have
+    // nothing to say until the other side moves.
+    if let Some(watch) = &side.watch {
+        watch.send(super::Update::Snapshot(
+            Box::new(side.session.clone()),
+            side.clock.now(),
+        ));
+    }
     loop {
         let next = if let Some(stream) = stream.take() {
             stream
@@ -622,12 +631,21 @@ pub fn describe(session: &Session, event: &Event) -> Option<String> {
     let me = session.seat();
     let who = |seat: Seat| if seat == me { "you" } else { "they" };
     Some(match event {
-        Event::Table(Note::Started) => {
+        Event::Table(Note::Started { timer }) => {
             format!(
-                "game {} started",
-                session.table().game_number().unwrap_or(0) + 1
+                "game {} started ({})",
+                session.table().game_number().unwrap_or(0) + 1,
+                if *timer {
+                    "15-second move timer"
+                } else {
+                    "no move timer"
+                }
             )
         }
+        Event::Timer(on) => format!(
+            "the move timer is {} for the games you start",
+            if *on { "on" } else { "off" }
+        ),
         Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),

@@ -51,7 +51,7 @@ pub struct Human {
 
 /// What a person may type, for the help line.
 pub const TYPED_MOVES: &str = "moves: E5 | torpedo row 3 right | torpedo column C down | air D4 | radar F6; \
-     also: start (host), draw, accept, decline, resign, again, quit";
+     also: start (host), timer on | timer off (host, before a start), draw, accept, decline, resign, again, quit";
 
 impl Human {
     /// A person whose lines come from `lines` (standard input, in the CLI).
@@ -68,6 +68,8 @@ impl Human {
         let text = line.trim();
         Ok(match text.to_lowercase().as_str() {
             "start" => Command::Start,
+            "timer on" => Command::Timer(true),
+            "timer off" => Command::Timer(false),
             "draw" => Command::OfferDraw,
             "accept" => Command::AnswerDraw(true),
             "decline" => Command::AnswerDraw(false),
@@ -154,5 +156,26 @@ impl Player {
             }
             Self::Bot(_) => std::future::pending().await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A typed line is the command it names; the host's timer switch has two words.
+    #[test]
+    fn typed_lines_are_commands() {
+        let (_, lines) = mpsc::channel(1);
+        let mut human = Human::new(lines, 1);
+        let identity = crate::fair::sign::Identity::generate();
+        let settings = crate::session::settings(crate::rules::Variant::Armada, 30_000);
+        let session = Session::host(identity, [7; 32], settings);
+        let typed = |human: &mut Human, line: &str| human.command(&session, line);
+        assert_eq!(typed(&mut human, " Timer Off "), Ok(Command::Timer(false)));
+        assert_eq!(typed(&mut human, "timer on"), Ok(Command::Timer(true)));
+        assert_eq!(typed(&mut human, "start"), Ok(Command::Start));
+        let refused = typed(&mut human, "timer").unwrap_err();
+        assert!(refused.contains("no game is open"), "{refused}");
     }
 }

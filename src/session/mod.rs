@@ -16,12 +16,12 @@ mod snapshot;
 
 pub use snapshot::RestoreError;
 
-/// A new table's settings: `variant`, the move timer on or off, the absent player's
-/// grace; the answer and reveal deadlines are the protocol's usual 10 s.
-pub fn settings(variant: crate::rules::Variant, timer: bool, grace_ms: u32) -> proto::Settings {
+/// A new table's settings: `variant` and the absent player's grace; the answer and
+/// reveal deadlines are the protocol's usual 10 s. (The move timer is switched for
+/// each game: [`Command::Timer`].)
+pub fn settings(variant: crate::rules::Variant, grace_ms: u32) -> proto::Settings {
     proto::Settings {
         game: crate::fair::wire::game_kind(variant),
-        timer,
         move_ms: crate::fair::table::MOVE_MS,
         answer_ms: 10_000,
         reveal_ms: 10_000,
@@ -57,8 +57,12 @@ const MAX_EARLY: usize = 64;
 pub enum Command {
     /// Commit to this fleet (for the guest, this is Ready).
     Place(Fleet),
-    /// The host starts the game once both fleets are committed.
+    /// The host starts the game once both fleets are committed, with the move timer
+    /// as its switch stands.
     Start,
+    /// The host's timer switch: whether the move timer runs in the games it starts
+    /// from now on (on at a new table). Refused while a game runs.
+    Timer(bool),
     Act(Action),
     OfferDraw,
     AnswerDraw(bool),
@@ -91,6 +95,9 @@ pub enum Event {
     Refused(Rejected),
     /// The running score at the table, in half points (host, guest).
     Score([u32; 2]),
+    /// The host's timer switch now stands so: the games it starts run the move timer
+    /// or not.
+    Timer(bool),
     /// The peer refused a frame (advisory: the peer's word, unsigned).
     PeerRefused(proto::ProtocolError),
     /// This client broke its own protocol (a bug): the table cannot go on.
@@ -126,6 +133,8 @@ pub struct Session {
     identity: Identity,
     secret: Hash,
     settings: Option<proto::Settings>,
+    /// The host's timer switch (see [`Command::Timer`]).
+    timer: bool,
     table: Table,
     secrets: Option<Secrets>,
     outbox: VecDeque<Vec<u8>>,
@@ -146,6 +155,13 @@ impl Session {
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
         Self::new(Seat::Host, identity, secret, Some(settings))
+    }
+
+    /// The host's side with its timer switch set to `on` (see [`Command::Timer`]).
+    #[must_use]
+    pub fn with_timer(mut self, on: bool) -> Self {
+        self.timer = on && self.me == Seat::Host;
+        self
     }
 
     /// The guest's side, from the invite's secret; its hello is ready to send.
@@ -169,6 +185,7 @@ impl Session {
             identity,
             secret,
             settings,
+            timer: me == Seat::Host,
             table: Table::for_seat(table_id(&secret), me),
             secrets: None,
             outbox: VecDeque::new(),
@@ -209,6 +226,11 @@ impl Session {
     /// My fleet in the current game, once placed.
     pub fn fleet(&self) -> Option<&Fleet> {
         self.secrets.as_ref().map(|s| &s.fleet)
+    }
+
+    /// The host's timer switch: whether the next game it starts runs the move timer.
+    pub fn timer_switch(&self) -> bool {
+        self.timer
     }
 
     /// The running score in half points (host, guest); a pending forfeit claim
@@ -419,7 +441,19 @@ impl Session {
                         "the host starts once both fleets are placed",
                     ));
                 }
-                self.send_now(now, Payload::Start { game: id })?;
+                let timer = self.timer;
+                self.send_now(now, Payload::Start { game: id, timer })?;
+            }
+            Command::Timer(on) => {
+                if self.me != Seat::Host || self.table.game().is_some_and(|g| !g.is_over()) {
+                    return Err(CommandError::NotNow(
+                        "the host switches the timer before a game starts",
+                    ));
+                }
+                if self.timer != on {
+                    self.timer = on;
+                    self.events.push_back(Event::Timer(on));
+                }
             }
             Command::Act(action) => self.act(now, action, false)?,
             Command::OfferDraw => {
@@ -721,7 +755,7 @@ impl Session {
     }
 
     fn refresh_wait(&mut self, now: Millis) {
-        let timer = self.table.settings().is_some_and(|s| s.timer);
+        let timer = self.table.timer();
         // A claim that stands decides the game (one per game); a pending one waits
         // for the debtor's next message, however long.
         let claimed = self.table.standing_claim().is_some();

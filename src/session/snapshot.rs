@@ -47,6 +47,8 @@ struct Saved {
     key: Hash,
     secret: Hash,
     settings: Option<proto::Settings>,
+    /// The host's timer switch.
+    timer: bool,
     secrets: Option<SavedSecrets>,
     /// How many frames come first from the table's transcript file (the store's
     /// snapshots), before `frames`.
@@ -92,6 +94,7 @@ impl Session {
             key: self.identity.public(),
             secret: self.secret,
             settings: self.settings,
+            timer: self.timer,
             secrets,
             journal: if journaled {
                 self.table.transcript_len() as u32
@@ -156,6 +159,7 @@ impl Session {
         }
         let me = wire::from_seat(saved.seat);
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
+        session.timer = saved.timer;
         session.table = Table::for_seat(table_id(&saved.secret), me);
         let from_journal = journal.get(..saved.journal as usize).ok_or_else(|| {
             malformed(&format_args!(

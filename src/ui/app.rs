@@ -48,6 +48,7 @@ impl Mode {
 pub struct Prefs {
     pub lang: Lang,
     pub mode: Mode,
+    /// The host's timer switch as last set, for the next friend table.
     pub timer: bool,
 }
 
@@ -194,8 +195,8 @@ struct Play {
     dragging: bool,
     dir: Dir,
     problem: Option<Problem>,
-    /// The player pressed Start for this game.
-    start: bool,
+    /// The game the host's Start was sent for (a network table takes it in later).
+    start_sent: Option<u32>,
     tool: Tool,
     heading: Heading,
     cursor: Coord,
@@ -285,7 +286,7 @@ impl Armada {
             let spec = play.draft.spec().clone();
             let fleet = crate::rules::Placer::new(&spec).place(&mut rand::rng());
             if play.driver.command(now, Command::Place(fleet)).is_ok() {
-                play.start = true;
+                play.start_when_ready(now);
             }
         }
     }
@@ -361,6 +362,13 @@ impl Armada {
                 }
                 if home {
                     self.go_home();
+                }
+                // The host's timer switch is remembered for the next friend table.
+                if let Some(on) = self.play.as_ref().and_then(|p| p.timer_switch())
+                    && on != self.prefs.timer
+                {
+                    self.prefs.timer = on;
+                    self.save_prefs();
                 }
             });
         });
@@ -460,8 +468,6 @@ impl Armada {
                 t.with("mode-classic", &[("side", Arg::from(u32::from(side)))]),
             );
         }
-        let mut timer = self.prefs.timer;
-        ui.checkbox(&mut timer, t.get("home-timer"));
         ui.add_space(12.0);
         ui.heading(t.get("home-computer"));
         let mut chosen = None;
@@ -515,9 +521,8 @@ impl Armada {
             return;
         }
         let (resume, resume_friend) = self.saved_tables_section(ui);
-        if mode != self.prefs.mode || timer != self.prefs.timer {
+        if mode != self.prefs.mode {
             self.prefs.mode = mode;
-            self.prefs.timer = timer;
             self.save_prefs();
         }
         if let Some(level) = chosen {
@@ -656,9 +661,8 @@ impl Armada {
             }
             Remote::join(store, self.net.clone(), &self.invite, wake)
         } else {
-            let settings =
-                crate::session::settings(self.prefs.mode.variant(), self.prefs.timer, 30_000);
-            Remote::host(store, self.net.clone(), settings, wake)
+            let settings = crate::session::settings(self.prefs.mode.variant(), 30_000);
+            Remote::host(store, self.net.clone(), settings, self.prefs.timer, wake)
         };
         self.note = None;
         self.home = None;
@@ -722,7 +726,7 @@ impl Armada {
 
     fn open(&mut self, level: Level, now: Millis) {
         let variant = self.prefs.mode.variant();
-        let Ok(mut local) = Local::new(self.identity(), level, variant, self.prefs.timer) else {
+        let Ok(mut local) = Local::new(self.identity(), level, variant) else {
             tracing::error!("no randomness from the operating system: cannot open a table");
             return;
         };
@@ -974,8 +978,8 @@ impl Play {
             dragging: false,
             dir: Dir::Across,
             problem: None,
+            start_sent: None,
             // A fleet is committed only when Start was pressed.
-            start: table.committed(session.seat()),
             tool: Tool::Shot,
             heading: Heading::Right,
             cursor: Coord::new(0, 0).expect("A1 is on every board"),
@@ -1009,7 +1013,6 @@ impl Play {
                     self.game = Some(number);
                     self.draft = Draft::new(variant.fleet());
                     self.holding = Some((0, None));
-                    self.start = false;
                     self.anims.clear();
                     self.radar = None;
                     self.confirm_resign = false;
@@ -1075,18 +1078,28 @@ impl Play {
         }
     }
 
+    /// The timer switch of a friend table this side hosts.
+    fn timer_switch(&self) -> Option<bool> {
+        let session = self.driver.session();
+        (matches!(self.driver, Driver::Remote(_)) && session.seat() == Seat::Host)
+            .then(|| session.timer_switch())
+    }
+
+    /// The host's fleet goes in only when it presses Start, which it can once the
+    /// guest is Ready: with both fleets in and no game running, the game starts
+    /// (again after a restart between the two).
     fn start_when_ready(&mut self, now: Millis) {
         let session = self.driver.session();
         let table = session.table();
-        // The host starts the game; the guest's Ready is its committed fleet.
-        if self.start
-            && session.seat() == Seat::Host
+        let number = table.game_number();
+        if session.seat() == Seat::Host
             && table.game().is_none()
             && table.committed(Seat::Host)
             && table.committed(Seat::Guest)
+            && self.start_sent != number
+            && self.driver.command(now, Command::Start).is_ok()
         {
-            self.start = false;
-            let _ = self.driver.command(now, Command::Start);
+            self.start_sent = number;
         }
     }
 }
@@ -1412,18 +1425,37 @@ impl Play {
         if fleet.is_some() {
             ui.label(t.get("placement-ready"));
         }
-        let label = if self.driver.session().seat() == Seat::Host {
-            t.get("placement-start")
+        let host = self.driver.session().seat() == Seat::Host;
+        // The host's Start waits for the guest's Ready (its committed fleet).
+        let other_ready = self.driver.session().table().committed(Seat::Guest);
+        if host {
+            if matches!(self.driver, Driver::Remote(_)) {
+                let mut timer = self.driver.session().timer_switch();
+                if ui.checkbox(&mut timer, t.get("placement-timer")).changed() {
+                    let _ = self.driver.command(now, Command::Timer(timer));
+                }
+            }
+            ui.label(t.get(if other_ready {
+                "placement-other-ready"
+            } else {
+                "placement-other-placing"
+            }));
+        }
+        let label = t.get(if host {
+            "placement-start"
         } else {
-            t.get("placement-ready-button")
-        };
-        let start = ui.add_enabled(fleet.is_some(), egui::Button::new(label));
+            "placement-ready-button"
+        });
+        let start = ui.add_enabled(
+            fleet.is_some() && (!host || other_ready),
+            egui::Button::new(label),
+        );
         if start.clicked()
             && let Some(fleet) = fleet
             && self.driver.command(now, Command::Place(fleet)).is_ok()
         {
-            self.start = true;
             self.holding = None;
+            self.start_when_ready(now);
         }
     }
 }

@@ -37,18 +37,13 @@ pub struct Local {
 }
 
 impl Local {
-    /// A new table of `variant` against `level`; `timer` switches the 15-second move
-    /// timer on. The person signs with `identity` (their saved key).
-    pub fn new(
-        identity: Identity,
-        level: Level,
-        variant: Variant,
-        timer: bool,
-    ) -> Result<Self, EntropyError> {
+    /// A new table of `variant` against `level`, without the move timer (RULES: none
+    /// against the computer). The person signs with `identity` (their saved key).
+    pub fn new(identity: Identity, level: Level, variant: Variant) -> Result<Self, EntropyError> {
         let secret = *Secret::<32>::fresh()?.expose();
-        let settings = crate::session::settings(variant, timer, 30_000);
+        let settings = crate::session::settings(variant, 30_000);
         let mut table = Self {
-            me: Session::host(identity, secret, settings),
+            me: Session::host(identity, secret, settings).with_timer(false),
             them: Session::guest(Identity::generate(), secret),
             bot: Bot::new(level, u32::MAX),
             rng: rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng()),

@@ -34,21 +34,24 @@ pub struct Remote {
 
 /// How the network side of a table starts.
 enum Start {
-    Host(armada_proto::Settings),
+    /// Opens a table with these settings; the timer switch as it stands at first.
+    Host(armada_proto::Settings, bool),
     Join(String),
     /// A saved table (its id in hex), played on from where it was.
     Resume(String),
 }
 
 impl Remote {
-    /// Opens a table with `settings`; the invite comes as soon as the node is up.
+    /// Opens a table with `settings` and the timer switch at `timer`; the invite
+    /// comes as soon as the node is up.
     pub fn host(
         store: Store,
         config: Config,
         settings: armada_proto::Settings,
+        timer: bool,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
-        Self::start(store, config, Start::Host(settings), wake)
+        Self::start(store, config, Start::Host(settings, timer), wake)
     }
 
     /// Joins the table of `invite` (a link or a code).
@@ -98,8 +101,9 @@ impl Remote {
                         let mut say = |line: &str| tracing::info!(line, "table");
                         let table = async {
                             match start {
-                                Start::Host(settings) => {
-                                    crate::net::host(seating, settings, false, &mut say).await
+                                Start::Host(settings, timer) => {
+                                    crate::net::host(seating, settings, timer, false, &mut say)
+                                        .await
                                 }
                                 Start::Join(invite) => {
                                     crate::net::join(seating, &invite, false, &mut say).await

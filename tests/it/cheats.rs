@@ -903,9 +903,26 @@ mod c12_illegal_actions {
         .unwrap()
     }
 
+    /// The liar to move in a game its host started with the move timer on.
+    fn timed_liar_to_move() -> Duel {
+        let mut d = Duel::timed(Variant::Armada, standard(), standard(), Cheat::None, true);
+        d.host_misses();
+        d
+    }
+
+    #[test]
+    fn a_timeout_shot_in_a_game_without_the_timer_is_a_lie() {
+        let (mut d, _) = liar_to_move();
+        let due = due(&d);
+        let (seq, _) = d.liar.table.chain_head(Seat::Guest);
+        d.liar.act(Action::Shot(due), true);
+        d.drive();
+        assert_lie(&d, seq, "a timeout shot in a game without the move timer");
+    }
+
     #[test]
     fn a_timeout_shot_must_hit_the_derived_cell() {
-        let (mut d, _) = liar_to_move();
+        let mut d = timed_liar_to_move();
         let due = due(&d);
         let (seq, _) = d.liar.table.chain_head(Seat::Guest);
         let open = d.liar.table.game().unwrap().chart(Seat::Guest).unmarked();
@@ -921,7 +938,7 @@ mod c12_illegal_actions {
 
     #[test]
     fn a_timeout_shot_at_the_derived_cell_is_accepted() {
-        let (mut d, _) = liar_to_move();
+        let mut d = timed_liar_to_move();
         let due = due(&d);
         d.liar.act(Action::Shot(due), true);
         d.drive();
@@ -1212,7 +1229,7 @@ mod malformed_fields {
             },
         );
         table.receive(Seat::Host, &host_hello).unwrap();
-        let mut settings = crate::pair::settings(Variant::Armada, true);
+        let mut settings = crate::pair::settings(Variant::Armada);
         settings.move_ms = 1_000;
         let prev = armada::fair::sign::frame_hash(&host_hello);
         let bad = frame(

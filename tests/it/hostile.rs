@@ -224,7 +224,7 @@ fn a_refusal_is_told_to_the_peer_once_per_accepted_frame_and_changes_nothing() {
 fn another_version_and_an_uninvited_guest_are_told_by_code() {
     let (mut pair, frame) = mid_game(8);
     let mut other = frame.clone();
-    other[0] = 2; // the version, first in the body
+    other[0] = 1; // the version before this one, first in the body
     refused(&mut pair, &other);
     assert_eq!(told(&mut pair).map(|e| e.code), Some(ErrorCode::Version));
     finish(pair, frame);
@@ -234,7 +234,7 @@ fn another_version_and_an_uninvited_guest_are_told_by_code() {
     let mut host = Session::host(
         armada::fair::sign::Identity::generate(),
         secret,
-        crate::pair::settings(Variant::Armada, false),
+        crate::pair::settings(Variant::Armada),
     );
     let mut stranger = Session::guest(armada::fair::sign::Identity::generate(), [2; 32]);
     let hello = stranger.poll_wire().unwrap();

@@ -389,8 +389,20 @@ impl Duel {
         guest_fleet: Fleet,
         cheat: Cheat,
     ) -> Self {
+        Self::timed(variant, host_fleet, guest_fleet, cheat, false)
+    }
+
+    /// A duel whose host starts the game with the move timer on or off (the clock
+    /// stays at 0 unless a test moves it).
+    pub fn timed(
+        variant: armada::rules::Variant,
+        host_fleet: Fleet,
+        guest_fleet: Fleet,
+        cheat: Cheat,
+        timer: bool,
+    ) -> Self {
         let secret = [42; 32];
-        let host = Session::host(Identity::generate(), secret, settings(variant, false));
+        let host = Session::host(Identity::generate(), secret, settings(variant)).with_timer(timer);
         let liar = Liar::new(secret, guest_fleet, cheat);
         let mut duel = Self { host, liar, now: 0 };
         duel.drive();

@@ -494,8 +494,8 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             .await
             .unwrap();
         let secret = [3; 32];
-        let settings = crate::pair::settings(armada::rules::Variant::Armada, false);
-        let mut host_session = Session::host(host_id, secret, settings);
+        let settings = crate::pair::settings(armada::rules::Variant::Armada);
+        let mut host_session = Session::host(host_id, secret, settings).with_timer(false);
         let mut guest_session = Session::guest(guest_id, secret);
         let mut host_player = Player::bot(armada::ai::Level::Easy, 1);
         let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(4);

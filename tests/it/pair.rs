@@ -12,10 +12,9 @@ use armada_proto as proto;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-pub fn settings(variant: Variant, timer: bool) -> proto::Settings {
+pub fn settings(variant: Variant) -> proto::Settings {
     proto::Settings {
         game: wire::game_kind(variant),
-        timer,
         move_ms: 15_000,
         answer_ms: 10_000,
         reveal_ms: 30_000,
@@ -37,7 +36,7 @@ impl Pair {
     pub fn new(variant: Variant, timer: bool, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let secret: [u8; 32] = rng.random();
-        let host = Session::host(Identity::generate(), secret, settings(variant, timer));
+        let host = Session::host(Identity::generate(), secret, settings(variant)).with_timer(timer);
         let guest = Session::guest(Identity::generate(), secret);
         Self {
             host,

@@ -559,6 +559,62 @@ mod timer {
         );
         assert_eq!(pair.guest.score(), [0, 2]);
     }
+
+    /// Starts the open game with computer players placing the fleets.
+    fn start(pair: &mut Pair) {
+        while pair
+            .host
+            .table()
+            .game()
+            .is_none_or(armada::rules::Game::is_over)
+        {
+            pair.drive();
+            assert!(pair.step_bots(), "the game starts");
+        }
+        pair.drive();
+    }
+
+    /// The move timer is the host's switch for each game: the guest cannot touch it,
+    /// the host cannot flip it during a game, a game started without it has no move
+    /// deadline, the switch survives a restart, and the next game's start says again.
+    #[test]
+    fn the_host_switches_the_timer_before_each_start() {
+        use armada::session::{Command, CommandError, Event, Session};
+
+        let mut pair = Pair::new(Variant::Armada, true, 11);
+        assert!(pair.host.timer_switch(), "on at a new table");
+        assert!(matches!(
+            pair.guest.handle_command(0, Command::Timer(false)),
+            Err(CommandError::NotNow(_))
+        ));
+        pair.host.handle_command(0, Command::Timer(false)).unwrap();
+        pair.drive();
+        assert!(pair.events[0].contains(&Event::Timer(false)));
+        start(&mut pair);
+        assert!(!pair.host.table().timer() && !pair.guest.table().timer());
+        assert!(
+            pair.notes(Seat::Guest)
+                .any(|n| *n == Note::Started { timer: false })
+        );
+        assert_eq!(pair.host.poll_timeout(), None, "no move deadline");
+        assert_eq!(pair.guest.poll_timeout(), None, "no move deadline");
+        assert!(
+            pair.host.handle_command(0, Command::Timer(true)).is_err(),
+            "not during a game"
+        );
+        honest(&pair.play_game());
+
+        let identity = pair.host.identity().clone();
+        pair.host = Session::restore(identity, &pair.host.save(), pair.now).unwrap();
+        assert!(!pair.host.timer_switch(), "the switch is saved");
+        pair.play_again();
+        pair.host.handle_command(0, Command::Timer(true)).unwrap();
+        start(&mut pair);
+        assert!(pair.host.table().timer() && pair.guest.table().timer());
+        // The guest moves first in the second game: its clock runs.
+        assert_eq!(pair.guest.poll_timeout(), Some(pair.now + 15_000));
+        honest(&pair.play_game());
+    }
 }
 
 mod restarts {

@@ -285,7 +285,6 @@ fn the_implementation_matches_the_vectors() {
     let gid = &vectors["game"];
     let settings = armada_proto::Settings {
         game: armada_proto::GameKind::Armada,
-        timer: true,
         move_ms: 15_000,
         answer_ms: 10_000,
         reveal_ms: 30_000,

@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 
 use armada::ai::Level;
 use armada::fair::sign::Identity;
-use armada::fair::table::Verdict;
+use armada::fair::table::{Note, Verdict};
 use armada::rules::{Coord, Dir, Placer, Ship, Variant};
-use armada::session::{Command, Millis};
+use armada::session::{Command, Event, Millis};
 use armada::ui::{Armada, Draft, Lang, Local, Problem, Text, message_ids};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -478,13 +478,17 @@ fn a_draft_refuses_touching_overlapping_and_off_board_ships() {
 
 #[test]
 fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
-    let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada, true).unwrap();
+    let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada).unwrap();
     let mut me = armada::bot::Bot::new(Level::Easy, 2);
     let mut rng = rand::rng();
     let mut now: Millis = 0;
-    let mut games = 0;
+    let (mut games, mut starts) = (0, 0);
     for _ in 0..20_000 {
         while let Some(event) = local.poll_event() {
+            if let Event::Table(Note::Started { timer }) = event {
+                assert!(!timer, "no move timer against the computer");
+                starts += 1;
+            }
             me.observe(armada::rules::Seat::Host, &event);
         }
         if armada::bot::played(local.session(), 2) {
@@ -501,6 +505,7 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
     }
     assert!(armada::bot::played(local.session(), 2), "two games played");
     assert_eq!(games, 1);
+    assert_eq!(starts, 2, "each game started once, without the timer");
     assert!(matches!(
         local.session().table().settled(),
         Some(Verdict::Honest(_))
@@ -851,19 +856,41 @@ fn the_aim_is_previewed_turned_by_r_or_a_right_click_and_a_refused_square_says_w
     );
 }
 
-/// Both place automatically, the guest is Ready first, then the host starts; who
-/// moves first.
+/// Both place automatically; the host's Start waits for the guest's Ready; the host
+/// sets its timer switch to `timer` beside Start, and the game runs with the move
+/// timer so on both sides. Who moves first.
 fn start_friend_game(
     host: &mut Harness<'_, Armada>,
     guest: &mut Harness<'_, Armada>,
+    timer: bool,
 ) -> armada::rules::Seat {
+    const SWITCH: &str = "Move timer: 15 seconds a move";
+    let start_enabled = |h: &Harness<'_, Armada>| {
+        !h.get_by_label("Start the game")
+            .accesskit_node()
+            .is_disabled()
+    };
+    click(host, "Place automatically");
+    assert!(has(host, "The opponent is still placing their fleet"));
+    assert!(!start_enabled(host), "Start waits for the guest's Ready");
+    assert!(!has(guest, SWITCH), "the timer is the host's switch");
+    let switch = |h: &Harness<'_, Armada>| h.state().session().unwrap().timer_switch();
+    if switch(host) != timer {
+        click(host, SWITCH);
+        until(host, "the timer switch", |h| switch(h) == timer);
+    }
     click(guest, "Place automatically");
     click(guest, "Ready");
-    click(host, "Place automatically");
+    both_until(host, guest, "the guest's Ready", |h, _| {
+        has(h, "The opponent is ready.") && start_enabled(h)
+    });
     click(host, "Start the game");
     both_until(host, guest, "the battle", |h, g| {
         has(h, "Offer a draw") && has(g, "Offer a draw")
     });
+    for side in [&*host, &*guest] {
+        assert_eq!(side.state().session().unwrap().table().timer(), timer);
+    }
     let session = host.state().session().unwrap();
     session.table().game().unwrap().mover()
 }
@@ -949,7 +976,8 @@ fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and
     let mut guest = friend_window(&dir.path().join("guest"));
     let link = open_table(&mut host);
     join_by_paste(&mut host, &mut guest, &link);
-    let first = start_friend_game(&mut host, &mut guest);
+    // The first game without the move timer, the second with it.
+    let first = start_friend_game(&mut host, &mut guest, false);
     // Whoever moves offers a draw; the other accepts it.
     let (_, answerer) = offer_draw(&mut host, &mut guest, first);
     click(answerer, "Accept");
@@ -965,7 +993,11 @@ fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and
         has(h, "Place your fleet") && has(g, "Place your fleet")
     });
     assert!(has(&host, "Score: you 0.5 — 0.5 opponent"));
-    let second = start_friend_game(&mut host, &mut guest);
+    assert!(
+        !host.state().session().unwrap().timer_switch(),
+        "the switch stays where the host left it"
+    );
+    let second = start_friend_game(&mut host, &mut guest, true);
     assert_eq!(second, first.other(), "seats swap who moves first");
     // This time the offer is declined: both see it, and the game goes on.
     let (offerer, answerer) = offer_draw(&mut host, &mut guest, second);
@@ -994,7 +1026,9 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     let mut guest = friend_window(&dir.path().join("guest"));
     let link = open_table(&mut host);
     join_by_paste(&mut host, &mut guest, &link);
-    let first = start_friend_game(&mut host, &mut guest);
+    // Without the move timer: nothing happens on its own while the guest is away,
+    // and the reopened window must still show the table at once.
+    let first = start_friend_game(&mut host, &mut guest, false);
     // The guest's window closes mid-game: no goodbye, the table stays open.
     drop(guest);
     until(&mut host, "the lost link", |h| {
@@ -1054,7 +1088,7 @@ fn two_windows_play_a_whole_game_by_clicks_over_loopback() {
         "the invite is on the clipboard"
     );
     join_by_paste(&mut host, &mut guest, &link);
-    start_friend_game(&mut host, &mut guest);
+    start_friend_game(&mut host, &mut guest, true);
     let history = |h: &Harness<'_, Armada>| h.state().session().unwrap().table().history().len();
     let over = |h: &Harness<'_, Armada>| {
         let session = h.state().session().unwrap();

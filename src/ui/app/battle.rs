@@ -154,7 +154,7 @@ impl Play {
             return;
         };
         if stage == Stage::Battle
-            && settings.timer
+            && session.table().timer()
             && !waiting
             && let Some(deadline) = session.poll_timeout()
         {

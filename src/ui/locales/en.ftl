@@ -11,7 +11,6 @@ level-hard = Hard
 home-mode = Game
 mode-armada = Armada: 10×10 with torpedoes, air strikes and radar
 mode-classic = Classic { $side }×{ $side }, shots only
-home-timer = Move timer: 15 seconds a move
 home-friend = Play a friend
 home-host = Open a table
 home-invite-hint = Paste your friend's invite (armada://join/…)
@@ -62,6 +61,9 @@ placement-left = { $count ->
 }
 placement-ready-button = Ready
 placement-ready = Every ship is placed.
+placement-timer = Move timer: 15 seconds a move
+placement-other-ready = The opponent is ready.
+placement-other-placing = The opponent is still placing their fleet…
 placement-waiting = Waiting for the opponent…
 problem-off-board = The ship would run off the board.
 problem-overlap = The ship would lie on another ship.

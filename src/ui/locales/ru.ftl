@@ -11,7 +11,6 @@ level-hard = Сложно
 home-mode = Игра
 mode-armada = Armada: 10×10 с торпедами, авиаударами и радаром
 mode-classic = Классика { $side }×{ $side }, только выстрелы
-home-timer = Таймер хода: 15 секунд на ход
 home-friend = Играть с другом
 home-host = Открыть стол
 home-invite-hint = Вставьте приглашение друга (armada://join/…)
@@ -64,6 +63,9 @@ placement-left = { $count ->
 }
 placement-ready-button = Готов
 placement-ready = Все корабли расставлены.
+placement-timer = Таймер хода: 15 секунд на ход
+placement-other-ready = Соперник готов.
+placement-other-placing = Соперник ещё расставляет флот…
 placement-waiting = Ждём соперника…
 problem-off-board = Корабль вышел бы за край поля.
 problem-overlap = Корабль лёг бы на другой корабль.

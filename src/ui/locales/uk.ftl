@@ -11,7 +11,6 @@ level-hard = Важко
 home-mode = Гра
 mode-armada = Armada: 10×10 з торпедами, авіаударами та радаром
 mode-classic = Класика { $side }×{ $side }, лише постріли
-home-timer = Таймер ходу: 15 секунд на хід
 home-friend = Грати з другом
 home-host = Відкрити стіл
 home-invite-hint = Вставте запрошення друга (armada://join/…)
@@ -64,6 +63,9 @@ placement-left = { $count ->
 }
 placement-ready-button = Готово
 placement-ready = Усі кораблі розставлено.
+placement-timer = Таймер ходу: 15 секунд на хід
+placement-other-ready = Суперник готовий.
+placement-other-placing = Суперник ще розставляє флот…
 placement-waiting = Чекаємо на суперника…
 problem-off-board = Корабель вийшов би за межі поля.
 problem-overlap = Корабель ліг би на інший корабель.
