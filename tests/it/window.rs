@@ -109,6 +109,50 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     assert!(has(&harness, "Resume the unfinished game"));
 }
 
+/// Classic sea battle chosen on the home screen: the boards have the chosen side, the
+/// weapon bar offers plain shots only, and a whole game by clicks ends with both
+/// verdicts honest; the choice is remembered for the next window.
+#[test]
+fn classic_boards_are_chosen_at_home_and_played_with_shots_only() {
+    for side in [8u8, 12] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut harness = window(dir.path());
+        let mode = format!("Classic {side}×{side}, shots only");
+        click(&mut harness, &mode);
+        click(&mut harness, "Easy");
+        let variant = Variant::classic(side).unwrap();
+        let ships = variant.fleet().lengths().len();
+        assert!(has(&harness, &format!("{ships} ships to place")), "{side}");
+        click(&mut harness, "Place automatically");
+        click(&mut harness, "Start the game");
+        until_my_move(&mut harness);
+        let session = harness.state().session().unwrap();
+        assert_eq!(session.table().variant(), Some(variant));
+        assert!(!session.table().timer(), "no timer against the computer");
+        let cells = harness
+            .query_all_by_label_contains("Enemy waters ")
+            .filter(|n| n.accesskit_node().label().is_some_and(|l| l.contains(": ")))
+            .count();
+        assert_eq!(cells, usize::from(side) * usize::from(side), "{side}");
+        for weapon in ["Torpedo", "Air strike", "Radar"] {
+            assert!(!has(&harness, weapon), "no {weapon} in classic {side}");
+        }
+        play_to_the_end_by_clicks(&mut harness);
+        drop(harness);
+        let again = window(dir.path());
+        assert!(
+            again
+                .get_by_label(&mode)
+                .accesskit_node()
+                .is_selected()
+                .unwrap_or(false)
+                || again.get_by_label(&mode).accesskit_node().toggled()
+                    == Some(egui::accesskit::Toggled::True),
+            "the mode is remembered"
+        );
+    }
+}
+
 /// Fires at unknown enemy cells by clicks until the game is over, then checks the
 /// results screen: who won and how, both verdicts honest, the statistics.
 fn play_to_the_end_by_clicks(harness: &mut Harness<'_, Armada>) {
