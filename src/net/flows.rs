@@ -468,17 +468,26 @@ async fn run(
         let next = if let Some(stream) = stream.take() {
             stream
         } else {
-            let Some(stream) = reconnect(&mut table, &mut side, say, boards).await? else {
-                say("the other player is gone: a forfeit is claimed on the record");
-                if let Some(watch) = &side.watch {
-                    watch.send(super::Update::Link(super::Link::Gone));
+            match reconnect(&mut table, &mut side, say, boards).await? {
+                Reconnected::Stream(stream) => stream,
+                Reconnected::Gone => {
+                    say("the other player is gone: a forfeit is claimed on the record");
+                    if let Some(watch) = &side.watch {
+                        watch.send(super::Update::Link(super::Link::Gone));
+                    }
+                    return Ok(TableOutcome {
+                        session,
+                        finished: false,
+                    });
                 }
-                return Ok(TableOutcome {
-                    session,
-                    finished: false,
-                });
-            };
-            stream
+                Reconnected::Left => {
+                    // The leave is saved; the other peer learns it if it ever
+                    // reconnects, or claims what this side owes.
+                    say("you left the table while the link was down");
+                    let finished = side.session.table().settled().is_some();
+                    return Ok(TableOutcome { session, finished });
+                }
+            }
         };
         let ended = play_watching(next, &table, &mut side, say, boards).await?;
         match ended {
@@ -556,12 +565,24 @@ fn show_route(
 
 /// A new stream to `peer`; meanwhile the session's deadlines still run. `None` once
 /// this side's forfeit claim has stood unanswered for the table's grace.
+/// How waiting for the link ended.
+enum Reconnected {
+    Stream(libp2p::Stream),
+    /// The other player stayed away past the grace after this side's forfeit claim.
+    Gone,
+    /// This side's player left the table meanwhile.
+    Left,
+}
+
+/// Waits for the link to come back (dialling, as the guest), while the table's
+/// deadlines run and the player may still act: what it does is saved and goes out
+/// once the link is back.
 async fn reconnect<R: rand::Rng + ?Sized>(
     table: &mut Table,
     side: &mut Side<'_, R>,
     say: Say<'_>,
     boards: bool,
-) -> anyhow::Result<Option<libp2p::Stream>> {
+) -> anyhow::Result<Reconnected> {
     let mut backoff = 250;
     let mut claimed_at: Option<tokio::time::Instant> = None;
     let grace = side
@@ -579,7 +600,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
         {
             let since = *claimed_at.get_or_insert_with(tokio::time::Instant::now);
             if since.elapsed() > Duration::from_millis(grace) {
-                return Ok(None);
+                return Ok(Reconnected::Gone);
             }
         }
         let deadline = side.session.poll_timeout().map_or_else(
@@ -610,7 +631,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             result = attempt => match result {
                 Ok(stream) => {
                     say("reconnected");
-                    return Ok(Some(stream));
+                    return Ok(Reconnected::Stream(stream));
                 }
                 Err(error) => {
                     tracing::info!(%error, "not yet");
@@ -621,6 +642,13 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             () = tokio::time::sleep_until(deadline) => {
                 side.session.handle_timeout(side.clock.now());
                 side.settle_events(&mut reporter(&mut *say, boards))?;
+            }
+            input = side.player.input() => {
+                let left = side.input(input)?;
+                side.settle_events(&mut reporter(&mut *say, boards))?;
+                if left {
+                    return Ok(Reconnected::Left);
+                }
             }
         }
     }

@@ -124,7 +124,7 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
     /// What a person did (`None`: the terminal or the window closed, which leaves
     /// the table); true when this side is now leaving. A refused line is answered on
     /// the terminal, a refused window command to the window.
-    fn input(&mut self, input: Option<Input>) -> anyhow::Result<bool> {
+    pub(super) fn input(&mut self, input: Option<Input>) -> anyhow::Result<bool> {
         let command = match input {
             None => Command::Leave("the player left".into()),
             Some(Input::Command(command)) => command,

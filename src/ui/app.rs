@@ -77,6 +77,8 @@ pub struct Armada {
     connecting: Option<Box<Remote>>,
     /// How network tables listen and find peers.
     net: crate::net::Config,
+    /// The absent player's grace at tables this window opens, in milliseconds.
+    grace_ms: u32,
     /// The invite typed or pasted on the home screen.
     invite: String,
     /// A line for the home screen (why a table could not open).
@@ -231,6 +233,7 @@ impl Armada {
                 discovery: true,
                 ..crate::net::Config::default()
             },
+            grace_ms: 30_000,
             invite: String::new(),
             note: None,
             lan: None,
@@ -261,6 +264,14 @@ impl Armada {
     /// no discovery).
     pub fn with_network(mut self, config: crate::net::Config) -> Self {
         self.net = config;
+        self
+    }
+
+    /// The grace an absent opponent gets at tables this window opens, past a deadline,
+    /// before a forfeit may be claimed (30 s unless set; `armada host --grace`).
+    #[must_use]
+    pub fn with_grace(mut self, ms: u32) -> Self {
+        self.grace_ms = ms;
         self
     }
 
@@ -661,7 +672,7 @@ impl Armada {
             }
             Remote::join(store, self.net.clone(), &self.invite, wake)
         } else {
-            let settings = crate::session::settings(self.prefs.mode.variant(), 30_000);
+            let settings = crate::session::settings(self.prefs.mode.variant(), self.grace_ms);
             Remote::host(store, self.net.clone(), settings, self.prefs.timer, wake)
         };
         self.note = None;

@@ -22,12 +22,16 @@ fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
 
 /// The window over the data in `dir`, its network tables on loopback only.
 fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+    harness(friend_app(dir))
+}
+
+fn friend_app(dir: &std::path::Path) -> Armada {
     let store = armada::store::Store::open(Some(dir)).unwrap();
     let loopback = armada::net::Config {
         listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
         ..armada::net::Config::default()
     };
-    harness(Armada::new(Some(store)).with_network(loopback))
+    Armada::new(Some(store)).with_network(loopback)
 }
 
 /// `app` in a test harness whose clock is the harness's time.
@@ -1078,6 +1082,13 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     until(&mut host, "the lost link", |h| {
         has(h, "Connection lost — reconnecting…")
     });
+    // The host moves first and still fires while the link is down: the shot is
+    // signed and saved at once, and waits for its answer.
+    assert_eq!(first, armada::rules::Seat::Host);
+    assert!(click_unknown_enemy_cell(&mut host));
+    until(&mut host, "the shot in flight", |h| {
+        h.state().session().unwrap().table().pending().is_some()
+    });
     let mut guest = friend_window(&dir.path().join("guest"));
     assert!(has(&guest, "Resume the game with your friend"));
     click(&mut guest, "Resume the game with your friend");
@@ -1093,7 +1104,14 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
         table(&guest).game().unwrap().ending().is_none(),
         "the game goes on"
     );
+    both_until(
+        &mut host,
+        &mut guest,
+        "the answer to the shot fired offline",
+        |h, g| table(h).history().len() == 1 && table(g).history().len() == 1,
+    );
     // The game goes on where it was: whoever moves fires, the other side sees it.
+    let first = table(&host).game().unwrap().mover();
     let (mover, other) = if first == armada::rules::Seat::Host {
         (&mut host, &mut guest)
     } else {
@@ -1102,7 +1120,7 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     assert!(click_unknown_enemy_cell(mover));
     mover.run();
     both_until(mover, other, "the shot on both sides", |m, o| {
-        !table(m).history().is_empty() && table(o).history().len() == table(m).history().len()
+        table(m).history().len() == 2 && table(o).history().len() == 2
     });
     // And it ends properly: a draw, both verdicts honest.
     let mover = table(&host).game().unwrap().mover();
@@ -1229,4 +1247,56 @@ fn the_lan_search_stays_off_where_discovery_is_off() {
     let mut harness = friend_window(dir.path());
     click(&mut harness, "Find tables on the LAN");
     assert!(has(&harness, "Discovery on the LAN is switched off."));
+}
+
+/// The guest's window closes for good while the guest is to move (the timer on): the
+/// host shows the lost link, and once the move time and the grace (1 s here) are
+/// past, claims the forfeit and shows the opponent gone, with the claim on its record.
+#[test]
+fn an_opponent_gone_past_the_grace_is_shown_gone_with_the_forfeit_claimed() {
+    use armada::rules::Seat;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = harness(friend_app(&dir.path().join("host")).with_grace(1_000));
+    let mut guest = friend_window(&dir.path().join("guest"));
+    let link = open_table(&mut host);
+    join_by_paste(&mut host, &mut guest, &link);
+    let first = start_friend_game(&mut host, &mut guest, true);
+    assert_eq!(first, Seat::Host, "the host opens the table's first game");
+    // The host fires until it misses and the move passes to the guest.
+    let mover =
+        |h: &Harness<'_, Armada>| h.state().session().unwrap().table().game().unwrap().mover();
+    while mover(&host) == Seat::Host {
+        let fired = host.state().session().unwrap().table().history().len();
+        assert!(click_unknown_enemy_cell(&mut host));
+        both_until(&mut host, &mut guest, "the shot's answer", |h, g| {
+            let seen =
+                |w: &Harness<'_, Armada>| w.state().session().unwrap().table().history().len();
+            seen(h) > fired && seen(g) == seen(h)
+        });
+    }
+    drop(guest);
+    until(&mut host, "the lost link", |h| {
+        has(h, "Connection lost — reconnecting…")
+    });
+    // The guest's 15 s and the grace run out; the host claims, waits the grace once
+    // more for a refutation, and gives up on the link.
+    for _ in 0..60 {
+        if has(
+            &host,
+            "Your opponent is gone: a forfeit is claimed on the record.",
+        ) {
+            break;
+        }
+        host.step();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    assert!(has(
+        &host,
+        "Your opponent is gone: a forfeit is claimed on the record."
+    ));
+    let session = host.state().session().unwrap();
+    let claim = session.table().pending_claim().expect("a forfeit claim");
+    assert_eq!(claim.claimant, Seat::Host);
+    assert_eq!(claim.owed, armada_proto::Owed::Move);
 }
