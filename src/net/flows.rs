@@ -317,8 +317,9 @@ async fn connect(
     addrs: &[Multiaddr],
     say: Say<'_>,
 ) -> anyhow::Result<libp2p::Stream> {
-    node.dial(peer, addrs.to_vec()).await?;
-    if let Some(super::Route::Relayed(_)) = node.route(peer) {
+    // The route of the connection the dial made, not the route now: hole punching
+    // may already have replaced a relayed connection.
+    if let super::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await? {
         say("reached the host through a relay; trying for a direct connection");
         let punched =
             tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer)).await;

@@ -99,7 +99,7 @@ enum Request {
     Dial {
         peer: PeerId,
         addrs: Vec<Multiaddr>,
-        done: oneshot::Sender<anyhow::Result<()>>,
+        done: oneshot::Sender<anyhow::Result<Route>>,
     },
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
@@ -131,7 +131,7 @@ struct Tracker {
     lan: BTreeMap<PeerId, Vec<Multiaddr>>,
     /// Open connections per peer.
     links: HashMap<PeerId, Vec<Link>>,
-    dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<()>>)>,
+    dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<Route>>)>,
     directs: Vec<(PeerId, oneshot::Sender<Multiaddr>)>,
 }
 
@@ -312,8 +312,10 @@ impl Node {
         rx.await.ok()
     }
 
-    /// Dials `peer` at `addrs`; returns once connected.
-    pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<()> {
+    /// Dials `peer` at `addrs`; returns once connected, with the route of the
+    /// connection that answered (a relayed one may be made direct moments later by
+    /// hole punching, so this is not the same as [`Node::route`] afterwards).
+    pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<Route> {
         let (done, rx) = oneshot::channel();
         self.requests
             .send(Request::Dial { peer, addrs, done })
@@ -411,8 +413,8 @@ impl Tracker {
                 self.answer_directs(peer);
             }
             Request::Dial { peer, addrs, done } => {
-                if swarm.is_connected(&peer) {
-                    let _ = done.send(Ok(()));
+                if let Some(route) = self.route(peer) {
+                    let _ = done.send(Ok(route));
                     return;
                 }
                 // A fresh local port: a dial from the listening port that a NAT
@@ -490,6 +492,11 @@ impl Tracker {
                     _ => endpoint.get_remote_address().clone(),
                 };
                 tracing::info!(peer = %peer_id, %addr, relayed, "connected");
+                let route = if relayed {
+                    Route::Relayed(addr.clone())
+                } else {
+                    Route::Direct(addr.clone())
+                };
                 let links = self.links.entry(peer_id).or_default();
                 links.push(Link {
                     id: connection_id,
@@ -507,7 +514,7 @@ impl Tracker {
                 self.links_changed(peer_id);
                 // Answered after the route is published: a dialler sees it at once.
                 for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer_id) {
-                    let _ = done.send(Ok(()));
+                    let _ = done.send(Ok(route.clone()));
                 }
             }
             SwarmEvent::ConnectionClosed {
