@@ -120,6 +120,9 @@ struct HomeInfo {
     friend: Option<[u8; 32]>,
     /// Past tables, newest first, a line each.
     past: Vec<String>,
+    /// Saved tables whose transcript this client cannot read (damaged, or written
+    /// by another protocol version): neither resumed nor listed.
+    unreadable: usize,
 }
 
 /// What to aim with.
@@ -462,6 +465,9 @@ impl Armada {
         for line in &info.past {
             ui.label(line);
         }
+        if info.unreadable > 0 {
+            ui.label(t.with("home-unreadable", &[("count", Arg::from(info.unreadable))]));
+        }
         (resume, resume_friend)
     }
 
@@ -777,7 +783,13 @@ impl Armada {
                 )));
                 self.home = None;
             }
-            Err(error) => tracing::error!(%error, "cannot resume the table"),
+            Err(error) => {
+                tracing::error!(%error, "cannot resume the table");
+                self.note = Some(self.text.with(
+                    "home-resume-failed",
+                    &[("why", Arg::from(format!("{error:#}")))],
+                ));
+            }
         }
     }
 
@@ -818,6 +830,12 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
             continue;
         };
+        // One cut short by a crash still reads (its whole frames); one of another
+        // protocol version or not a transcript cannot be resumed or listed.
+        if armada_proto::decode_transcript_prefix(&bytes).is_err() {
+            info.unreadable += 1;
+            continue;
+        }
         let report = crate::fair::verify::verify(&bytes);
         let finished = report
             .games

@@ -1300,3 +1300,36 @@ fn an_opponent_gone_past_the_grace_is_shown_gone_with_the_forfeit_claimed() {
     assert_eq!(claim.claimant, Seat::Host);
     assert_eq!(claim.owed, armada_proto::Owed::Move);
 }
+
+/// A saved game this client cannot read (here its transcript says protocol version 1)
+/// is neither reopened nor offered, and the home screen says a table cannot be read;
+/// a game whose saved state is damaged says why it cannot be opened.
+#[test]
+fn a_saved_table_that_cannot_be_read_is_set_aside_with_a_word() {
+    let saved_game = || {
+        let dir = tempfile::tempdir().unwrap();
+        let mut harness = window(dir.path());
+        start_against(&mut harness, "Medium");
+        let id = hex::encode(session_id(&harness));
+        drop(harness);
+        (dir, id)
+    };
+    let (dir, id) = saved_game();
+    let path = dir.path().join("tables").join(format!("{id}.armada"));
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes[8], 2, "the head's version follows the magic");
+    bytes[8] = 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let harness = window(dir.path());
+    assert!(harness.state().session().is_none(), "not reopened");
+    assert!(!has(&harness, "Resume the unfinished game"));
+    assert!(has(&harness, "One saved table cannot be read"));
+
+    let (dir, id) = saved_game();
+    let path = dir.path().join("tables").join(format!("{id}.session"));
+    std::fs::write(&path, b"not a session").unwrap();
+    let mut harness = window(dir.path());
+    harness.run();
+    assert!(harness.state().session().is_none(), "not reopened");
+    assert!(has(&harness, "That game cannot be opened: "));
+}

@@ -47,6 +47,11 @@ past-lie = a lie proven
 past-incomplete = not verified to the end
 home-resume = Resume the unfinished game
 home-resume-friend = Resume the game with your friend
+home-resume-failed = That game cannot be opened: { $why }
+home-unreadable = { $count ->
+    [one] One saved table cannot be read (damaged, or saved by another version of Armada).
+   *[other] { $count } saved tables cannot be read (damaged, or saved by another version of Armada).
+}
 
 ## Placement
 placement-title = Place your fleet
