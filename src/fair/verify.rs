@@ -322,10 +322,15 @@ impl Report {
             let finished = g.verdict.is_some();
             let _ = writeln!(
                 out,
-                "Game {} ({}), the {} moves first",
+                "Game {} ({}), the {} moves first{}",
                 g.number + 1,
                 g.variant,
-                g.first
+                g.first,
+                match g.timer {
+                    Some(true) => ", with the move timer",
+                    Some(false) => ", without the move timer",
+                    None => "",
+                }
             );
             for m in &g.moves {
                 let _ = write!(out, "{:>4}. {:<5} ", m.number + 1, m.seat);

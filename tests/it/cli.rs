@@ -48,15 +48,22 @@ fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcrip
         "{}",
         String::from_utf8_lossy(&verified.stdout)
     );
+    let verified = String::from_utf8(verified.stdout).unwrap();
+    assert!(verified.ends_with("verdict: complete and honest\n"));
+    // The demo's host starts its game without the move timer (its Start says so).
     assert!(
-        String::from_utf8(verified.stdout)
-            .unwrap()
-            .ends_with("verdict: complete and honest\n")
+        verified.starts_with("Game 1 (Armada), the host moves first, without the move timer\n"),
+        "{verified}"
     );
     let json = armada(&["verify", "--json", path.to_str().unwrap()]);
     let record: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(record["schema"], "armada-game-record/2");
     assert_eq!(record["verdict"]["status"], "honest");
+    assert_eq!(record["games"][0]["timer"], false);
+    assert!(
+        record["settings"].get("timer").is_none(),
+        "a game's, not the table's"
+    );
     assert_eq!(
         record["games"][0]["fleets"]["host"]
             .as_array()
