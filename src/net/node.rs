@@ -118,6 +118,16 @@ struct Link {
     relayed: bool,
 }
 
+impl Link {
+    fn route(&self) -> Route {
+        if self.relayed {
+            Route::Relayed(self.addr.clone())
+        } else {
+            Route::Direct(self.addr.clone())
+        }
+    }
+}
+
 /// What the swarm task keeps track of between events.
 #[derive(Default)]
 struct Tracker {
@@ -469,11 +479,12 @@ impl Tracker {
 
     fn route(&self, peer: PeerId) -> Option<Route> {
         let links = self.links.get(&peer)?;
+        // A direct connection if there is one, else the first (relayed) one.
         links
             .iter()
             .find(|link| !link.relayed)
-            .map(|link| Route::Direct(link.addr.clone()))
-            .or_else(|| links.first().map(|link| Route::Relayed(link.addr.clone())))
+            .or_else(|| links.first())
+            .map(Link::route)
     }
 
     fn on_event(&mut self, swarm: &mut Swarm<Behaviour>, event: SwarmEvent<BehaviourEvent>) {
@@ -492,17 +503,14 @@ impl Tracker {
                     _ => endpoint.get_remote_address().clone(),
                 };
                 tracing::info!(peer = %peer_id, %addr, relayed, "connected");
-                let route = if relayed {
-                    Route::Relayed(addr.clone())
-                } else {
-                    Route::Direct(addr.clone())
-                };
-                let links = self.links.entry(peer_id).or_default();
-                links.push(Link {
+                let link = Link {
                     id: connection_id,
                     addr,
                     relayed,
-                });
+                };
+                let route = link.route();
+                let links = self.links.entry(peer_id).or_default();
+                links.push(link);
                 if !relayed {
                     // A direct connection supersedes relayed ones: closing them moves
                     // the game's stream here (the table reconnects and syncs).

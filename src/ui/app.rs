@@ -1458,11 +1458,10 @@ impl Play {
         // The host's Start waits for the guest's Ready (its committed fleet).
         let other_ready = self.driver.session().table().committed(Seat::Guest);
         if host {
-            if matches!(self.driver, Driver::Remote(_)) {
-                let mut timer = self.driver.session().timer_switch();
-                if ui.checkbox(&mut timer, t.get("placement-timer")).changed() {
-                    let _ = self.driver.command(now, Command::Timer(timer));
-                }
+            if let Some(mut timer) = self.timer_switch()
+                && ui.checkbox(&mut timer, t.get("placement-timer")).changed()
+            {
+                let _ = self.driver.command(now, Command::Timer(timer));
             }
             ui.label(t.get(if other_ready {
                 "placement-other-ready"
