@@ -316,11 +316,12 @@ fn bench_window() -> Result<u8> {
     println!(
         "frames={} first_frame_ms={:.0} frame_cpu_p50_ms={cpu_p50:.2} frame_cpu_p99_ms={cpu_p99:.2} \
          frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} show_p50_ms={show_p50:.2} \
-         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0}",
+         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0} weapons={}",
         figures.frame_cpu_ms.len(),
         figures.first_frame_ms,
         figures.rss_mib,
-        figures.peak_rss_mib
+        figures.peak_rss_mib,
+        figures.weapons
     );
     Ok(0)
 }

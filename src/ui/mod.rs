@@ -35,13 +35,10 @@ pub fn run(store: Option<crate::store::Store>) -> u8 {
         ..Default::default()
     };
     let start = std::time::Instant::now();
-    let mut window = Window {
-        armada: Armada::new(store),
-        start,
-    };
-    let result = eframe::run_ui_native("Armada", options, move |ui, _frame| {
-        let now = window.start.elapsed().as_millis() as crate::session::Millis;
-        window.armada.show(ui, now);
+    let mut armada = Armada::new(store).on_cleared_window();
+    let result = run_native("Armada", options, move |ui, _frame| {
+        let now = start.elapsed().as_millis() as crate::session::Millis;
+        armada.show(ui, now);
     });
     match result {
         Ok(()) => 0,
@@ -65,6 +62,8 @@ pub struct WindowFigures {
     pub show_ms: Vec<f64>,
     pub rss_mib: f64,
     pub peak_rss_mib: f64,
+    /// Weapons fired (air strikes, then torpedoes): 4 when the run went to its end.
+    pub weapons: u32,
 }
 
 /// Opens the real window, plays a game against the computer far enough for both air
@@ -83,11 +82,11 @@ pub fn bench(
         ..Default::default()
     };
     let clock = std::time::Instant::now();
-    let mut armada = Armada::new(Some(store));
+    let mut armada = Armada::new(Some(store)).on_cleared_window();
     let mut frame_no = 0u64;
     let mut strikes = 0;
     let mut last = std::time::Instant::now();
-    let result = eframe::run_ui_native("Armada benchmark", options, move |ui, frame| {
+    let result = run_native("Armada benchmark", options, move |ui, frame| {
         let now = clock.elapsed().as_millis() as crate::session::Millis;
         let animating = armada.animating();
         let shown = std::time::Instant::now();
@@ -115,6 +114,7 @@ pub fn bench(
             let (rss, peak) = memory();
             f.rss_mib = rss;
             f.peak_rss_mib = peak;
+            f.weapons = strikes;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
         ui.ctx().request_repaint();
@@ -144,9 +144,26 @@ fn memory() -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-struct Window {
-    armada: Armada,
-    start: std::time::Instant,
+/// Runs `ui` each frame in a native window that clears to the panel colour (so
+/// [`Armada::on_cleared_window`] need not paint the central panel).
+fn run_native(
+    name: &str,
+    options: eframe::NativeOptions,
+    ui: impl FnMut(&mut egui::Ui, &mut eframe::Frame) + 'static,
+) -> eframe::Result {
+    struct Shell<U>(U);
+
+    impl<U: FnMut(&mut egui::Ui, &mut eframe::Frame)> eframe::App for Shell<U> {
+        fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+            (self.0)(ui, frame);
+        }
+
+        fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+            visuals.panel_fill.to_normalized_gamma_f32()
+        }
+    }
+
+    eframe::run_native(name, options, Box::new(|_| Ok(Box::new(Shell(ui)))))
 }
 
 fn no_window(why: &str) {

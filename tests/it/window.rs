@@ -584,6 +584,34 @@ fn without_a_display_the_window_says_so_in_one_line() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// The real binary's window on a real X server (Xvfb) and Mesa's software Vulkan:
+/// `armada bench-window` opens it, starts a game against the computer, fires both air
+/// strikes and both torpedoes through the window, and closes it.
+#[test]
+fn the_real_window_opens_on_an_x_server_plays_the_weapons_and_closes() {
+    let output = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .args([env!("CARGO_BIN_EXE_armada"), "bench-window"])
+        .output()
+        .expect("xvfb-run starts (Debian/Ubuntu: apt install xvfb xauth; .ci/run does)");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let figures = stdout.lines().last().unwrap_or_default();
+    let figure = |name: &str| -> f64 {
+        figures
+            .split_whitespace()
+            .find_map(|field| field.strip_prefix(name)?.strip_prefix('='))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {figures:?}"))
+    };
+    assert!(figures.ends_with(" weapons=4"), "{figures}");
+    assert!(figure("frames") >= 1.0, "{figures}");
+    assert!(figure("first_frame_ms") > 0.0, "{figures}");
+    assert!(figure("rss_mib") > 0.0, "{figures}");
+}
+
 /// Steps the window, letting real time pass for the network, until `done` holds.
 fn until(
     harness: &mut Harness<'_, Armada>,
