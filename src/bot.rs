@@ -6,7 +6,7 @@
 
 use crate::ai::{Level, View, radar_picture};
 use crate::fair::table::Note;
-use crate::rules::{Coord, Seat};
+use crate::rules::{Coord, FleetSpec, Seat};
 use crate::session::{Command, Event, Session};
 
 /// A computer player at one side of a table, for `games` games.
@@ -54,38 +54,79 @@ impl Bot {
         session: &Session,
         rng: &mut R,
     ) -> Option<Command> {
+        match self.due(session) {
+            Due::Nothing => None,
+            Due::PlayAgain => Some(Command::PlayAgain),
+            Due::Fleet(spec) => Some(Command::Place(self.level.place(&spec, rng))),
+            Due::Start => Some(Command::Start),
+            Due::Action => {
+                let me = session.seat();
+                let game = session.table().game()?;
+                let view = View::of(game, me, self.radar.as_deref());
+                let action = self.level.choose(&view, rng);
+                // What the radar showed serves this one action, then it is gone.
+                self.radar = None;
+                Some(Command::Act(action))
+            }
+        }
+    }
+
+    /// The fleet this side must place now, if that is what its table waits for.
+    pub fn fleet_due(&self, session: &Session) -> Option<FleetSpec> {
+        match self.due(session) {
+            Due::Fleet(spec) => Some(spec),
+            _ => None,
+        }
+    }
+
+    /// What the table waits for from this side (before anything is drawn at random).
+    fn due(&self, session: &Session) -> Due {
         let me = session.seat();
         let table = session.table();
         if table.pending_claim().is_some() || table.left(me) {
-            return None;
+            return Due::Nothing;
         }
         if let Some(number) = table.game_number()
             && table.settled().is_some()
         {
-            return (number + 1 < self.games && !table.wants_again(me))
-                .then_some(Command::PlayAgain);
+            return if number + 1 < self.games && !table.wants_again(me) {
+                Due::PlayAgain
+            } else {
+                Due::Nothing
+            };
         }
-        let variant = table.variant()?;
+        let Some(variant) = table.variant() else {
+            return Due::Nothing;
+        };
         if table.game_id().is_some() && !table.committed(me) {
-            return Some(Command::Place(self.level.place(&variant.fleet(), rng)));
+            return Due::Fleet(variant.fleet());
         }
         let Some(game) = table.game() else {
             let both = table.committed(Seat::Host) && table.committed(Seat::Guest);
-            return (me == Seat::Host && both).then_some(Command::Start);
+            return if me == Seat::Host && both {
+                Due::Start
+            } else {
+                Due::Nothing
+            };
         };
         if game.is_over()
             || game.mover() != me
             || table.pending().is_some()
             || table.accepted_draw().is_some()
         {
-            return None;
+            return Due::Nothing;
         }
-        let view = View::of(game, me, self.radar.as_deref());
-        let action = self.level.choose(&view, rng);
-        // What the radar showed serves this one action, then it is gone.
-        self.radar = None;
-        Some(Command::Act(action))
+        Due::Action
     }
+}
+
+/// What a table waits for from one side.
+enum Due {
+    Nothing,
+    PlayAgain,
+    Fleet(FleetSpec),
+    Start,
+    Action,
 }
 
 /// Whether `games` games of the session's table are played and the last is settled.

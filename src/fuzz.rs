@@ -830,7 +830,15 @@ impl Duel {
             }
             Op::Bot(side) => {
                 let peer = &mut self.peers[side.seat().index()];
-                if let Some(command) = peer.bot.next(&peer.session, &mut self.rng) {
+                // A random player's fleet is `Placer::new(spec).place(rng)`, which
+                // the memo gives the same, with the RNG moved as far.
+                let command = match peer.bot.fleet_due(&peer.session) {
+                    Some(spec) if peer.bot.level() == Level::Random => {
+                        Some(Command::Place(place(&spec, self.seed, &mut self.rng)))
+                    }
+                    _ => peer.bot.next(&peer.session, &mut self.rng),
+                };
+                if let Some(command) = command {
                     self.command(side, command);
                 }
             }
