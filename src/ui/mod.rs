@@ -67,12 +67,17 @@ pub struct WindowFigures {
 }
 
 /// Opens the real window, plays a game against the computer far enough for both air
-/// strikes and both torpedoes, and measures the first frame, each frame while the shells fall, and the
-/// resident memory; then closes the window.
+/// strikes and both torpedoes, and measures the first frame, each frame while the
+/// shells fall, and the resident memory; then closes the window. Frames start `fps`
+/// times a second, as a display's refresh would pace them; with 0 each frame starts
+/// as soon as the last one ends (on a server without vsync, such as Xvfb, the
+/// renderer then still draws one frame while the window builds the next).
 pub fn bench(
     store: crate::store::Store,
     started: std::time::Instant,
+    fps: u32,
 ) -> anyhow::Result<WindowFigures> {
+    let period = (fps > 0).then(|| std::time::Duration::from_secs(1) / fps);
     let figures = std::sync::Arc::new(std::sync::Mutex::new(WindowFigures::default()));
     let out = figures.clone();
     let options = eframe::NativeOptions {
@@ -86,7 +91,9 @@ pub fn bench(
     let mut frame_no = 0u64;
     let mut strikes = 0;
     let mut last = std::time::Instant::now();
+    let mut next_frame = std::time::Instant::now();
     let result = run_native("Armada benchmark", options, move |ui, frame| {
+        let begun = std::time::Instant::now();
         let now = clock.elapsed().as_millis() as crate::session::Millis;
         let animating = armada.animating();
         let shown = std::time::Instant::now();
@@ -117,7 +124,15 @@ pub fn bench(
             f.weapons = strikes;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
-        ui.ctx().request_repaint();
+        match period {
+            // The next frame one period after this one began (or at once if late).
+            Some(period) => {
+                next_frame = (next_frame + period).max(begun);
+                let wait = next_frame.saturating_duration_since(std::time::Instant::now());
+                ui.ctx().request_repaint_after(wait);
+            }
+            None => ui.ctx().request_repaint(),
+        }
     });
     result.map_err(|e| anyhow::anyhow!("cannot open a window: {e}"))?;
     let figures = figures
