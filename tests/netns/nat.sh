@@ -109,16 +109,33 @@ grep -q 'cannot reach the host' "$dir/control-guest.log" \
     || fail "the direct dial failed, but not for want of a route"
 ip netns pids "$a" | xargs -r kill -9
 
-# The game: B joins A through the relay; hole punching makes it direct.
-host host --bot medium --games 2
-link=$(grep -o '^armada://join/.*' "$dir/host.log")
-ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy --games 2 \
-    --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
-    --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 || fail "the guest did not finish"
-for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
-grep -q '^table over: 2 game' "$dir/host.log" || fail "the host did not finish"
-grep -q 'reached the host through a relay' "$dir/guest.log" \
-    || fail "the guest did not come through the relay"
+# The game: B joins A through the relay; hole punching makes it direct. A punch is a
+# race against the clock (both sides dial at once, timed by a measured round trip),
+# and beside the whole test suite on two cores it can miss: the game is then played
+# through the relay to the end, as it should be. Such a table is checked (finished,
+# honest), set aside, and the punch tried again at a fresh table, three times at most.
+for attempt in 1 2 3; do
+    host host --bot medium --games 2
+    link=$(grep -o '^armada://join/.*' "$dir/host.log")
+    ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy --games 2 \
+        --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
+        --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 || fail "the guest did not finish"
+    for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+    grep -q '^table over: 2 game' "$dir/host.log" || fail "the host did not finish"
+    grep -q 'reached the host through a relay' "$dir/guest.log" \
+        || fail "the guest did not come through the relay"
+    case $(grep '^connection: ' "$dir/guest.log" | tail -1) in
+    "connection: relayed "*/p2p-circuit*) [ "$attempt" -lt 3 ] || break ;;
+    *) break ;;
+    esac
+    echo "nat.sh: attempt $attempt: the punch missed; that game was played through the relay" >&2
+    for side in host guest; do
+        "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-missed$attempt-$side.log" \
+            || fail "the relayed table of attempt $attempt ($side) does not verify honest"
+        mv "$dir/$side" "$dir/missed$attempt-$side"
+        mv "$dir/$side.log" "$dir/missed$attempt-$side.log"
+    done
+done
 for log in host.log guest.log; do
     last=$(grep '^connection: ' "$dir/$log" | tail -1)
     case $last in
