@@ -6,7 +6,7 @@
 
 use crate::ai::{Level, View, radar_picture};
 use crate::fair::table::Note;
-use crate::rules::{Coord, FleetSpec, Seat};
+use crate::rules::{Coord, FleetSpec, Game, Seat};
 use crate::session::{Command, Event, Session};
 
 /// A computer player at one side of a table, for `games` games.
@@ -59,10 +59,8 @@ impl Bot {
             Due::PlayAgain => Some(Command::PlayAgain),
             Due::Fleet(spec) => Some(Command::Place(self.level.place(&spec, rng))),
             Due::Start => Some(Command::Start),
-            Due::Action => {
-                let me = session.seat();
-                let game = session.table().game()?;
-                let view = View::of(game, me, self.radar.as_deref());
+            Due::Action(game) => {
+                let view = View::of(game, session.seat(), self.radar.as_deref());
                 let action = self.level.choose(&view, rng);
                 // What the radar showed serves this one action, then it is gone.
                 self.radar = None;
@@ -80,7 +78,7 @@ impl Bot {
     }
 
     /// What the table waits for from this side (before anything is drawn at random).
-    fn due(&self, session: &Session) -> Due {
+    fn due<'s>(&self, session: &'s Session) -> Due<'s> {
         let me = session.seat();
         let table = session.table();
         if table.pending_claim().is_some() || table.left(me) {
@@ -116,17 +114,18 @@ impl Bot {
         {
             return Due::Nothing;
         }
-        Due::Action
+        Due::Action(game)
     }
 }
 
 /// What a table waits for from one side.
-enum Due {
+enum Due<'s> {
     Nothing,
     PlayAgain,
     Fleet(FleetSpec),
     Start,
-    Action,
+    /// A move in this game.
+    Action(&'s Game),
 }
 
 /// Whether `games` games of the session's table are played and the last is settled.
