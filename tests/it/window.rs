@@ -633,8 +633,10 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
     let dir = tempfile::tempdir().unwrap();
     let mut harness = friend_window(&dir.path().join("host"));
     click(&mut harness, "Open a table");
-    until(&mut harness, "the invite", |h| h.state().invite().is_some());
-    assert!(has(&harness, "Waiting for your friend"));
+    // The invite comes from the network thread; the screen shows it a frame later.
+    until(&mut harness, "the invite, on screen", |h| {
+        h.state().invite().is_some() && has(h, "Waiting for your friend")
+    });
     let link = harness.state().invite().unwrap().to_owned();
     assert!(link.starts_with("armada://join/"));
     let guest_data = dir.path().join("guest");
