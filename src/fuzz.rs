@@ -491,6 +491,8 @@ pub struct Run {
     pub verdicts: [Vec<Verdict>; 2],
     /// `armada verify` on each side's transcript.
     pub outcomes: [Outcome; 2],
+    /// Each side's transcript file (host's, guest's).
+    pub transcripts: [Vec<u8>; 2],
 }
 
 /// Two honest sessions driven by the [`Op`]s in `data` (see [`session_ops`]);
@@ -502,6 +504,11 @@ pub fn session(data: &[u8]) {
 /// [`session`], returning what the table came to.
 pub fn session_run(data: &[u8]) -> Run {
     let (setup, ops) = session_ops(data);
+    session_run_ops(setup, &ops)
+}
+
+/// [`session_run`] on operations already read (tests build them directly).
+pub fn session_run_ops(setup: Setup, ops: &[Op]) -> Run {
     let mut duel = Duel::new(setup);
     for (index, op) in ops.iter().enumerate() {
         duel.step = index;
@@ -516,6 +523,7 @@ pub fn session_run(data: &[u8]) -> Run {
         frames: [0, 1].map(|i| duel.peers[i].session.table().transcript().len()),
         verdicts: [0, 1].map(|i| duel.peers[i].session.table().verdicts()),
         outcomes,
+        transcripts: [0, 1].map(|i| duel.peers[i].session.table().transcript_file()),
     }
 }
 

@@ -248,15 +248,16 @@ mod tests {
     #[test]
     fn another_version_is_refused_by_name() {
         let mut b = body(Payload::Resign { game: [4; 32] });
-        // Version 1 (the timer in the table's settings) and a version yet to come.
-        for version in [1, 3] {
+        // Version 1 (the timer in the table's settings), version 2 (radar answers
+        // that told a last deck, several encodings of a reveal) and one yet to come.
+        for version in [1, 2, 4] {
             b.version = version;
             let error = decode_body(&encode_body(&b)).unwrap_err();
             assert_eq!(error, DecodeError::Version(version));
             assert_eq!(
                 error.to_string(),
                 format!(
-                    "protocol version {version} is not supported (this client speaks version 2)"
+                    "protocol version {version} is not supported (this client speaks version 3)"
                 )
             );
         }

@@ -22,4 +22,4 @@ pub use message::{
 };
 
 /// The protocol version every body starts with; peers refuse any other.
-pub const PROTOCOL_VERSION: u16 = 2;
+pub const PROTOCOL_VERSION: u16 = 3;

@@ -114,9 +114,9 @@ pub enum Payload {
     },
     /// The host's table settings.
     Settings(Settings),
-    /// A fresh nonce for game number `game` of the table.
+    /// A fresh nonce for game number `number` of the table (from 0).
     Nonce {
-        game: u32,
+        number: u32,
         nonce: Hash,
     },
     /// The fleet commitment and one contribution commitment per air strike of the game.
@@ -185,9 +185,9 @@ pub enum Payload {
         game: Hash,
         verdict: WireVerdict,
     },
-    /// Ready for game number `game` of the table.
+    /// Ready for game number `number` of the table.
     PlayAgain {
-        game: u32,
+        number: u32,
     },
     /// The peer leaves the table.
     Leave {

@@ -233,6 +233,27 @@ pub struct Pending {
     pub contribution: Option<Hash>,
     /// The air strike's number in the game.
     pub strike: Option<u8>,
+    /// The attacker's message.
+    pub seq: u32,
+}
+
+/// A draw acceptance. It binds the acceptor until the offerer's frame that decides
+/// it: the first that saw it confirms the draw; an `Act` or `Resign` that crossed it
+/// makes it lapse. Both are told by `seen`, so every order of frames agrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Acceptance {
+    acceptor: Seat,
+    seq: u32,
+    /// The offerer's frame that crossed the acceptance: it lapsed there.
+    lapsed_by: Option<u32>,
+    /// The offerer's frame that saw it: the draw stands from there.
+    confirmed_by: Option<u32>,
+}
+
+impl Acceptance {
+    fn waiting(&self) -> bool {
+        self.lapsed_by.is_none() && self.confirmed_by.is_none()
+    }
 }
 
 /// A claim that the other peer owes a message past its deadline (TRUST.md §10).
@@ -243,6 +264,8 @@ pub struct ForfeitClaim {
     /// The claimant's message.
     pub seq: u32,
     pub state: ClaimState,
+    /// The debtor's message that decided the claim (confirmed or refuted it).
+    pub decided_by: Option<u32>,
 }
 
 impl ForfeitClaim {
@@ -303,10 +326,12 @@ struct Round {
     history: Vec<Played>,
     /// The seat and seq of the newest draw offer.
     offer: Option<(Seat, u32)>,
-    /// The acceptor and the seq of a draw acceptance waiting for the offerer's confirmation.
-    accept: Option<(Seat, u32)>,
-    /// The seat and seq of the message that ended the game.
-    ended_by: Option<(Seat, u32)>,
+    /// The newest draw acceptance, waiting for the offerer, or decided.
+    accept: Option<Acceptance>,
+    /// The seat and seq of each message that ended the game (two for resignations
+    /// that crossed). A frame whose sender sent or had seen one of them knew the
+    /// game was over, whatever order an observer took the frames in.
+    ends: Vec<(Seat, u32)>,
     lie: Option<Lie>,
     claim: Option<ForfeitClaim>,
     reveals: [Option<Fleet>; 2],
@@ -560,7 +585,11 @@ impl Table {
 
     /// A draw acceptance by `acceptor` that waits for the offerer to confirm.
     pub fn accepted_draw(&self) -> Option<Seat> {
-        self.round.as_ref()?.accept.map(|(seat, _)| seat)
+        self.round
+            .as_ref()?
+            .accept
+            .filter(Acceptance::waiting)
+            .map(|a| a.acceptor)
     }
 
     pub fn ended(&self) -> bool {
@@ -761,8 +790,7 @@ impl Table {
                 && let Ok(ending) = game.resign(leaver)
             {
                 round.pending = None;
-                round.accept = None;
-                round.ended_by = Some((leaver, leave));
+                round.ends.push((leaver, leave));
                 notes.push(Note::Ended(ending));
                 return;
             }
@@ -807,9 +835,8 @@ impl Table {
                     && !game.is_over()
                 {
                     round.pending = None;
-                    round.accept = None;
                     if let Ok(ending) = game.forfeit(lie.liar) {
-                        round.ended_by = Some((lie.liar, lie.seq));
+                        round.ends.push((lie.liar, lie.seq));
                         notes.push(Note::Ended(ending));
                     }
                 }
@@ -839,51 +866,81 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let seq = body.seq;
+        let game_move = matches!(
+            body.payload,
+            Payload::Act { .. }
+                | Payload::Answer { .. }
+                | Payload::DrawOffer { .. }
+                | Payload::DrawAnswer { .. }
+                | Payload::Resign { .. }
+        );
         // A pending forfeit claim is decided by the debtor's next message.
         if let Some(round) = self.round.as_mut()
             && let Some(claim) = round.claim.as_mut()
             && claim.claimant == from.other()
-            && claim.state == ClaimState::Pending
+            && claim.decided_by.is_none()
         {
-            if Self::covers(seen, claim.seq) {
-                Self::confirm(round, notes);
-            } else {
-                claim.state = ClaimState::Refuted;
-                notes.push(Note::ClaimRefuted {
-                    claimant: claim.claimant,
-                    by: seq,
-                });
+            claim.decided_by = Some(seq);
+            let confirms = match claim.state {
+                ClaimState::Pending if Self::covers(seen, claim.seq) => {
+                    Self::confirm(round, notes);
+                    true
+                }
+                ClaimState::Pending => {
+                    claim.state = ClaimState::Refuted;
+                    notes.push(Note::ClaimRefuted {
+                        claimant: claim.claimant,
+                        by: seq,
+                    });
+                    false
+                }
+                // Confirmed at once at the debtor's own table: this is its next frame.
+                ClaimState::Confirmed => true,
+                ClaimState::Refuted => false,
+            };
+            // The debtor learnt of the end with the claim itself: a move it sends
+            // with that knowledge confirms the forfeit and counts for nothing (a late
+            // answer is lateness, not a false statement).
+            if confirms && game_move {
+                notes.push(Note::Void);
+                return Ok(());
             }
         }
-        // Who claimed a forfeit waits for the debtor: it may only leave meanwhile.
+        // Who claimed a forfeit waits for the debtor's decision, and may only leave
+        // until it has seen it (told by `seen`, not by what arrived first here).
         if let Some(round) = self.round.as_ref()
-            && round
-                .claim
-                .is_some_and(|c| c.claimant == from && c.state == ClaimState::Pending)
+            && let Some(claim) = round.claim
+            && claim.claimant == from
+            && !claim.decided_by.is_some_and(|by| Self::covers(seen, by))
             && !matches!(body.payload, Payload::Leave { .. })
         {
             return Err("a message while its own forfeit claim waits for the other peer".into());
         }
         // A draw acceptance takes effect at the offerer's first message that saw it.
         if let Some(round) = self.round.as_mut()
-            && let Some((acceptor, accept_seq)) = round.accept
-            && acceptor == from.other()
+            && let Some(accept) = round.accept.as_mut()
+            && accept.waiting()
+            && accept.acceptor == from.other()
         {
-            if Self::covers(seen, accept_seq) {
-                round.accept = None;
+            if Self::covers(seen, accept.seq) {
+                accept.confirmed_by = Some(seq);
+                let acceptor = accept.acceptor;
                 let game = round.game.as_mut().ok_or("no game")?;
                 if let Ok(Some(ending)) = game.answer_draw(acceptor, true) {
-                    round.ended_by = Some((acceptor, accept_seq));
+                    round.ends.push((from, seq));
                     notes.push(Note::Ended(ending));
                 }
             } else if matches!(body.payload, Payload::Act { .. } | Payload::Resign { .. }) {
                 // The offerer acted instead: the acceptance crossed it and lapses.
-                round.accept = None;
+                accept.lapsed_by = Some(seq);
             }
         }
-        // Who accepted a draw is bound by it: no more moves, offers or resignations.
+        // Who accepted a draw is bound by it: no more moves, offers or resignations,
+        // unless it had seen the offerer's frame that made the acceptance lapse.
         if let Some(round) = self.round.as_ref()
-            && round.accept.is_some_and(|(acceptor, _)| acceptor == from)
+            && round.accept.is_some_and(|a| {
+                a.acceptor == from && !a.lapsed_by.is_some_and(|by| Self::covers(seen, by))
+            })
             && matches!(
                 body.payload,
                 Payload::Act { .. }
@@ -921,7 +978,7 @@ impl Table {
                 self.settings = Some(*settings);
                 notes.push(Note::Settings(*settings));
             }
-            Payload::Nonce { game, nonce } => self.nonce(from, *game, *nonce, notes)?,
+            Payload::Nonce { number, nonce } => self.nonce(from, *number, *nonce, notes)?,
             Payload::Commit {
                 game,
                 fleet,
@@ -981,12 +1038,11 @@ impl Table {
                 timeout,
                 contribution,
             } => {
-                let prev = body.prev;
                 self.act(
                     from,
                     seen,
                     (game, *number, *action, *timeout, *contribution),
-                    prev,
+                    (seq, body.prev),
                     notes,
                 )?;
             }
@@ -1007,7 +1063,10 @@ impl Table {
             Payload::DrawOffer { game, number } => {
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("a draw offer before the start")?;
-                // Stale (an action was made since) or after the end: it lapsed.
+                if g.is_over() && knew_end(&round.ends, from, seen) {
+                    return Err("a draw offer after the game ended".into());
+                }
+                // Stale (an action was made since) or crossing the end: it lapsed.
                 if *number < g.actions() || g.is_over() || round.pending.is_some() {
                     notes.push(Note::Void);
                     return Ok(());
@@ -1045,7 +1104,29 @@ impl Table {
                     .game
                     .as_mut()
                     .ok_or("a draw answer before the start")?;
-                // Stale (an action was made since the offer) or after the end: it lapsed.
+                if g.is_over() && knew_end(&round.ends, from, seen) {
+                    return Err("a draw answer after the game ended".into());
+                }
+                // An acceptance that crossed the offerer's action lapsed at it, as it
+                // does where the action arrived second; it still binds the acceptor
+                // until it sees that action.
+                if *accept
+                    && let Some(p) = &round.pending
+                    && p.seat == from.other()
+                    && p.number == *number
+                    && g.draw_offer() == Some(from.other())
+                    && !Self::covers(seen, p.seq)
+                {
+                    round.accept = Some(Acceptance {
+                        acceptor: from,
+                        seq,
+                        lapsed_by: Some(p.seq),
+                        confirmed_by: None,
+                    });
+                    notes.push(Note::Void);
+                    return Ok(());
+                }
+                // Stale (an action was made since the offer) or crossing the end: it lapsed.
                 if *number < g.actions() || g.is_over() || round.pending.is_some() {
                     notes.push(Note::Void);
                     return Ok(());
@@ -1054,7 +1135,12 @@ impl Table {
                     return Err("an answer to a draw offer that was not made".into());
                 }
                 if *accept {
-                    round.accept = Some((from, seq));
+                    round.accept = Some(Acceptance {
+                        acceptor: from,
+                        seq,
+                        lapsed_by: None,
+                        confirmed_by: None,
+                    });
                     notes.push(Note::DrawAccepted(from));
                 } else {
                     g.answer_draw(from, false).map_err(|e| e.to_string())?;
@@ -1069,13 +1155,15 @@ impl Table {
                 let round = self.round_for(game)?;
                 let g = round.game.as_mut().ok_or("resigning before the start")?;
                 if g.is_over() {
+                    if knew_end(&round.ends, from, seen) {
+                        return Err("a resignation after the game ended".into());
+                    }
                     // Two resignations that crossed: both gave up, nobody wins.
-                    if crossed(round.ended_by, from, seen)
-                        && g.ending()
-                            .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
+                    if g.ending()
+                        .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
                     {
                         let ending = g.mutual_resignation();
-                        round.ended_by = Some((from, seq));
+                        round.ends.push((from, seq));
                         notes.push(Note::Ended(ending));
                         return Ok(());
                     }
@@ -1092,13 +1180,13 @@ impl Table {
                 if crossed_leave {
                     let ending = g.mutual_resignation();
                     round.pending = None;
-                    round.ended_by = Some((from, seq));
+                    round.ends.push((from, seq));
                     notes.push(Note::Ended(ending));
                     return Ok(());
                 }
                 let ending = g.resign(from).map_err(|e| e.to_string())?;
                 round.pending = None;
-                round.ended_by = Some((from, seq));
+                round.ends.push((from, seq));
                 notes.push(Note::Ended(ending));
             }
             Payload::Lie {
@@ -1136,6 +1224,7 @@ impl Table {
                     owed: *owed,
                     seq,
                     state: ClaimState::Pending,
+                    decided_by: None,
                 });
                 notes.push(Note::ForfeitClaimed {
                     claimant: from,
@@ -1144,6 +1233,7 @@ impl Table {
                 if !saw_all {
                     if let Some(claim) = round.claim.as_mut() {
                         claim.state = ClaimState::Refuted;
+                        claim.decided_by = Some(seen.map_or(0, |s| s + 1));
                     }
                     notes.push(Note::ClaimRefuted {
                         claimant: from,
@@ -1151,7 +1241,11 @@ impl Table {
                     });
                 } else if own == Some(from.other()) || debtor_left {
                     // At the debtor's own table every later message of its sees the
-                    // claim; a debtor that left sends none, so nothing can refute it.
+                    // claim; a debtor that left sends none, so nothing can refute it
+                    // (its leave, which the claim saw, decided it).
+                    if debtor_left && let Some(claim) = round.claim.as_mut() {
+                        claim.decided_by = Some(other_next.saturating_sub(1));
+                    }
                     Self::confirm(round, notes);
                 }
             }
@@ -1161,12 +1255,24 @@ impl Table {
                 salts,
                 contributions,
             } => {
-                self.reveal(from, (game, ships, salts, contributions), notes)?;
+                self.reveal(from, seen, (game, ships, salts, contributions), notes)?;
             }
             Payload::Verdict { game, verdict } => {
                 let round = self.round_for(game)?;
                 if round.verdicts[idx(from)].is_some() {
                     return Err("a second verdict for one game".into());
+                }
+                // A verdict is a signed claim like any other: it must say what the
+                // frames its sender had seen prove.
+                let settled = round
+                    .settled
+                    .as_ref()
+                    .ok_or("a verdict before the game was settled")?;
+                if !says(verdict, settled) {
+                    return Err(format!(
+                        "a verdict that contradicts the record (which says: {})",
+                        describe(settled)
+                    ));
                 }
                 round.verdicts[idx(from)] = Some(verdict.clone());
                 notes.push(Note::VerdictSent {
@@ -1174,9 +1280,9 @@ impl Table {
                     verdict: verdict.clone(),
                 });
             }
-            Payload::PlayAgain { game } => {
+            Payload::PlayAgain { number } => {
                 let round = self.round.as_mut().ok_or("play again before any game")?;
-                if *game != round.number + 1 || round.settled.is_none() || round.again[idx(from)] {
+                if *number != round.number + 1 || round.settled.is_none() || round.again[idx(from)] {
                     return Err(
                         "play again before the game is settled, or for the wrong game".into(),
                     );
@@ -1201,12 +1307,12 @@ impl Table {
                 if let Some(round) = self.round.as_mut()
                     && let Some(g) = round.game.as_mut()
                     && g.is_over()
-                    && crossed(round.ended_by, from, seen)
+                    && !knew_end(&round.ends, from, seen)
                     && g.ending()
                         .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
                 {
                     let ending = g.mutual_resignation();
-                    round.ended_by = Some((from, seq));
+                    round.ends.push((from, seq));
                     notes.push(Note::Ended(ending));
                 }
             }
@@ -1235,7 +1341,7 @@ impl Table {
             history: Vec::new(),
             offer: None,
             accept: None,
-            ended_by: None,
+            ends: Vec::new(),
             lie: None,
             claim: None,
             reveals: [None, None],
@@ -1304,7 +1410,7 @@ impl Table {
             bool,
             Option<Hash>,
         ),
-        prev: Hash,
+        (seq, prev): (u32, Hash),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let key = self.keys[idx(from)].unwrap_or_default();
@@ -1312,7 +1418,7 @@ impl Table {
         let id = round.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an action before the start")?;
         if g.is_over() {
-            if crossed(round.ended_by, from, seen) {
+            if !knew_end(&round.ends, from, seen) {
                 notes.push(Note::Void);
                 return Ok(());
             }
@@ -1366,6 +1472,7 @@ impl Table {
             action,
             contribution,
             strike,
+            seq,
         });
         notes.push(Note::Acted {
             seat: from,
@@ -1391,7 +1498,7 @@ impl Table {
         let id = round.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an answer before the start")?;
         if g.is_over() {
-            if crossed(round.ended_by, from, seen) {
+            if !knew_end(&round.ends, from, seen) {
                 notes.push(Note::Void);
                 return Ok(());
             }
@@ -1422,6 +1529,13 @@ impl Table {
             }
             None => None,
         };
+        // A radar shows deck or water, nothing more: "sinks" there would tell what the
+        // rules do not, and nothing could check it.
+        if matches!(pending.action, Action::Radar(_))
+            && openings.iter().any(|o| o.claim == proto::Claim::Sinks)
+        {
+            return Err("a radar answer claims a deck sinks; a radar shows deck or water".into());
+        }
         let size = round.variant.size();
         let root = round.commits[idx(from)]
             .as_ref()
@@ -1509,7 +1623,7 @@ impl Table {
             report,
         });
         if let Some(ending) = ending {
-            round.ended_by = Some((from, seq));
+            round.ends.push((from, seq));
             notes.push(Note::Ended(ending));
         }
         Ok(())
@@ -1519,19 +1633,29 @@ impl Table {
     fn reveal(
         &mut self,
         from: Seat,
+        seen: Option<u32>,
         (game, ships, salts, contributions): (&Hash, &[proto::WireShip], &[[u8; 16]], &[Hash]),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let key = self.keys[idx(from)].unwrap_or_default();
         let round = self.round_for(game)?;
         let id = round.id.unwrap_or_default();
-        let over = round.game.as_ref().is_some_and(Game::is_over)
-            || Self::claim_confirmed(round)
-            || round.lie.is_some();
+        // Over as its sender knew it: it sent or had seen a frame that ended the game
+        // (before the start, a proven lie ends the round with nothing to play).
+        let over = match &round.game {
+            Some(game) => game.is_over() && knew_end(&round.ends, from, seen),
+            None => round.lie.is_some(),
+        };
         if !over || round.revealed[idx(from)] {
-            return Err("a reveal before the end, or a second one".into());
+            return Err("a reveal before its sender saw the end, or a second one".into());
         }
         round.revealed[idx(from)] = true;
+        // One encoding per fleet: ships by their bow's cell index, a boat never "down".
+        if !ships.windows(2).all(|w| w[0].bow < w[1].bow)
+            || ships.iter().any(|s| s.len == 1 && s.down)
+        {
+            return Err("the reveal is not in its one canonical form (ships in ascending order of their bow, a one-deck ship not down)".into());
+        }
         let size = round.variant.size();
         let ships = ships
             .iter()
@@ -1585,12 +1709,6 @@ impl Table {
         Ok(())
     }
 
-    fn claim_confirmed(round: &Round) -> bool {
-        round
-            .claim
-            .is_some_and(|c| c.state == ClaimState::Confirmed)
-    }
-
     /// A forfeit claim stands: the debtor loses the game, if it was still on.
     fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
         let Some(claim) = round.claim.as_mut() else {
@@ -1603,8 +1721,7 @@ impl Table {
             && let Ok(ending) = g.forfeit(claimant.other())
         {
             round.pending = None;
-            round.accept = None;
-            round.ended_by = Some((claimant, seq));
+            round.ends.push((claimant, seq));
             notes.push(Note::Ended(ending));
         }
         Self::try_settle(round, notes);
@@ -1651,19 +1768,44 @@ fn owes(round: &Round, debtor: Seat, owed: proto::Owed) -> bool {
             (over
                 || round
                     .accept
-                    .is_some_and(|(acceptor, _)| acceptor == debtor.other()))
+                    .is_some_and(|a| a.waiting() && a.acceptor == debtor.other()))
                 && !round.revealed[idx(debtor)]
         }
     }
 }
 
-/// Whether a frame from `from` crossed the message that ended the game: the end
-/// came from the other peer and the frame's sender had not seen it.
-fn crossed(ended_by: Option<(Seat, u32)>, from: Seat, seen: Option<u32>) -> bool {
-    match ended_by {
-        Some((seat, seq)) if seat == from.other() => !Table::covers(seen, seq),
+/// Whether a signed verdict says what the settled one is: the same winner, the
+/// same liar and message, or incomplete (reasons are free text).
+fn says(wire: &proto::WireVerdict, settled: &Verdict) -> bool {
+    match (wire, settled) {
+        (proto::WireVerdict::Honest { winner }, Verdict::Honest(ending)) => {
+            winner.map(wire::from_seat) == ending.winner
+        }
+        (proto::WireVerdict::Lie { liar, seq, .. }, Verdict::Lie(lie)) => {
+            wire::from_seat(*liar) == lie.liar && *seq == lie.seq
+        }
+        (proto::WireVerdict::Incomplete { .. }, Verdict::Incomplete(_)) => true,
         _ => false,
     }
+}
+
+fn describe(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Honest(ending) => match ending.winner {
+            Some(winner) => format!("honest, the {winner} won"),
+            None => "honest, no winner".into(),
+        },
+        Verdict::Lie(lie) => lie.to_string(),
+        Verdict::Incomplete(why) => format!("incomplete: {why}"),
+    }
+}
+
+/// Whether `from`, having seen the other chain up to `seen`, knew the game was
+/// over: one of the frames that ended it is its own or one it had seen. A frame
+/// sent without that knowledge crossed the end.
+fn knew_end(ends: &[(Seat, u32)], from: Seat, seen: Option<u32>) -> bool {
+    ends.iter()
+        .any(|&(seat, seq)| seat == from || Table::covers(seen, seq))
 }
 
 /// The id of game `number` at a table: binds the table, its settings, both nonces and both keys.

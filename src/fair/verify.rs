@@ -49,6 +49,8 @@ pub struct Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     pub number: u32,
+    /// The game's id (both nonces in).
+    pub id: [u8; 32],
     pub variant: Variant,
     pub first: Seat,
     /// Whether the move timer ran (`None`: the game never started).
@@ -99,11 +101,12 @@ pub fn verify(bytes: &[u8]) -> Report {
             match note {
                 Note::GameOpened {
                     number,
+                    id,
                     variant,
                     first,
-                    ..
                 } => games.push(GameRecord {
                     number,
+                    id,
                     variant,
                     first,
                     timer: None,
@@ -270,7 +273,8 @@ impl Report {
                 };
                 json!({
                     "number": g.number + 1,
-                    "game": g.variant.to_string(),
+                    "id": hex::encode(g.id),
+                    "kind": g.variant.to_string(),
                     "first": g.first.to_string(),
                     "timer": g.timer,
                     "fleets": {"host": fleet(&g.fleets[0]), "guest": fleet(&g.fleets[1])},
@@ -289,7 +293,7 @@ impl Report {
             .collect();
         let settings = self.settings.map_or(Value::Null, |s| {
             json!({
-                "game": wire::variant(s.game).map(|v| v.to_string()).unwrap_or_default(),
+                "kind": wire::variant(s.game).map(|v| v.to_string()).unwrap_or_default(),
                 "move_ms": s.move_ms,
                 "answer_ms": s.answer_ms,
                 "reveal_ms": s.reveal_ms,
@@ -305,7 +309,7 @@ impl Report {
             Outcome::Incomplete(why) => json!({"status": "incomplete", "reason": why}),
         };
         json!({
-            "schema": "armada-game-record/2",
+            "schema": "armada-game-record/3",
             "table": self.table.map(hex::encode),
             "settings": settings,
             "games": games,

@@ -145,7 +145,8 @@ pub fn from_opening(
 pub fn ship(ship: &Ship, size: BoardSize) -> proto::WireShip {
     proto::WireShip {
         bow: cell_index(ship.bow(), size),
-        down: ship.dir() == Dir::Down,
+        // A boat has no direction: its one encoding says across.
+        down: ship.dir() == Dir::Down && ship.length() > 1,
         len: ship.length(),
     }
 }

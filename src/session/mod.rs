@@ -41,7 +41,9 @@ use crate::fair::shared::{
     STRIKES, contribution_commitment, shell_order, strike_number, timeout_cell,
 };
 use crate::fair::sign::Identity;
-use crate::rules::{Action, ActionError, DrawError, Fleet, PlacementError, Recorder, Seat};
+use crate::rules::{
+    Action, ActionError, Content, DrawError, Fleet, PlacementError, Recorder, Seat,
+};
 
 use crate::fair::table::{ClaimState, Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
 use crate::fair::wire;
@@ -490,7 +492,7 @@ impl Session {
                 if self.table.settled().is_none() || self.table.wants_again(self.me) {
                     return Err(CommandError::NotNow("the game is not settled yet"));
                 }
-                self.send_now(now, Payload::PlayAgain { game: number + 1 })?;
+                self.send_now(now, Payload::PlayAgain { number: number + 1 })?;
             }
             Command::Leave(reason) => {
                 self.send_now(now, Payload::Leave { reason })?;
@@ -738,7 +740,7 @@ impl Session {
             let nonce = Secret::<32>::fresh().ok()?;
             return self
                 .send(Payload::Nonce {
-                    game: number,
+                    number,
                     nonce: *nonce.expose(),
                 })
                 .ok();
@@ -827,10 +829,18 @@ impl Session {
             return Vec::new();
         }
         let size = game.variant().size();
+        // A radar shows deck or water: whether a deck is its ship's last is not told.
+        let radar = matches!(action, Action::Radar(_));
         let openings = sea
             .looked
             .iter()
-            .map(|(cell, content)| wire::opening(&secrets.board.open(*cell), *content, size))
+            .map(|(cell, content)| {
+                let content = match content {
+                    Content::Deck { .. } if radar => Content::Deck { sinks: false },
+                    other => *other,
+                };
+                wire::opening(&secrets.board.open(*cell), content, size)
+            })
             .collect();
         self.send(Payload::Answer {
             game: id,
@@ -861,14 +871,17 @@ impl Session {
     fn reveal_payload(&self, id: Hash) -> Option<Payload> {
         let secrets = self.secrets.as_ref().filter(|s| s.game == id)?;
         let size = secrets.fleet.size();
+        // The one canonical form (PROTOCOL §6): by bow, a boat never down.
+        let mut ships: Vec<_> = secrets
+            .fleet
+            .ships()
+            .iter()
+            .map(|s| wire::ship(s, size))
+            .collect();
+        ships.sort_by_key(|s| s.bow);
         Some(Payload::Reveal {
             game: id,
-            ships: secrets
-                .fleet
-                .ships()
-                .iter()
-                .map(|s| wire::ship(s, size))
-                .collect(),
+            ships,
             salts: secrets.board.salts().copied().collect(),
             contributions: secrets.contributions.iter().map(|c| *c.expose()).collect(),
         })

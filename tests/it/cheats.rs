@@ -237,13 +237,14 @@ fn c5_an_overlapping_fleet_is_caught_at_the_reveal() {
     assert_eq!(d.host.table().settled(), None, "waiting for the reveal");
     let size = Variant::Armada.size();
     let overlapping = armada::rules::Ship::new(cells("B3")[0], armada::rules::Dir::Across, 2);
-    let ships = standard()
+    let mut ships: Vec<_> = standard()
         .ships()
         .iter()
         .filter(|ship| ship.bow() != cells("G5")[0])
         .chain([&overlapping])
         .map(|ship| wire::ship(ship, size))
         .collect();
+    ships.sort_by_key(|s| s.bow);
     let board = d.liar.board.as_ref().unwrap();
     assert_eq!(board.decks(), decks);
     let payload = Payload::Reveal {
@@ -545,10 +546,10 @@ mod c10_replays {
         let board = d.liar.board.clone().unwrap();
         let contributions = d.liar.contributions.iter().map(|c| *c.expose()).collect();
         d.host.handle_command(0, Command::PlayAgain).unwrap();
-        d.liar.send(Payload::PlayAgain { game: 1 });
+        d.liar.send(Payload::PlayAgain { number: 1 });
         d.drive();
         d.liar.send(Payload::Nonce {
-            game: 1,
+            number: 1,
             nonce: [9; 32],
         }); // the game opens: it commits
         d.drive();

@@ -158,7 +158,7 @@ impl Liar {
         match note {
             Note::Settings(_) => {
                 let nonce: [u8; 32] = *Contribution::fresh().unwrap().expose();
-                self.send(Payload::Nonce { game: 0, nonce });
+                self.send(Payload::Nonce { number: 0, nonce });
             }
             Note::Committed(Seat::Host) => {
                 self.host_commitments = self.table.commitment(Seat::Host).unwrap().1.to_vec();

@@ -11,6 +11,7 @@ mod deduce;
 mod fuzz;
 mod hostile;
 mod liar;
+mod orders;
 mod net;
 mod pair;
 mod placement;

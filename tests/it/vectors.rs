@@ -37,6 +37,34 @@ fn labelled(label: &str, parts: &[&[u8]]) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// Every level of a 10×10 board's tree, straight from the spec: level 0 is the 128
+/// leaves (cell `i` with `salts[i]`, pads from 100 on), the last level the root alone.
+fn levels(game: &[u8], seat: &[u8], decks: &[u8], salts: &[[u8; 16]]) -> Vec<Vec<[u8; 32]>> {
+    let leaves: Vec<[u8; 32]> = (0..128u16)
+        .map(|i| {
+            if i < 100 {
+                let cell = i as u8;
+                let content = [u8::from(decks.contains(&cell))];
+                labelled(
+                    "armada/1/leaf",
+                    &[game, seat, &[cell], &content, &salts[usize::from(i)]],
+                )
+            } else {
+                labelled("armada/1/pad", &[&i.to_be_bytes()])
+            }
+        })
+        .collect();
+    let mut levels = vec![leaves];
+    while let Some(top) = levels.last().filter(|level| level.len() > 1) {
+        let up: Vec<[u8; 32]> = top
+            .chunks(2)
+            .map(|pair| labelled("armada/1/node", &[&pair[0], &pair[1]]))
+            .collect();
+        levels.push(up);
+    }
+    levels
+}
+
 /// The spec's unbiased draw below `m` from a seed's byte stream.
 struct Stream {
     seed: [u8; 32],
@@ -223,6 +251,111 @@ fn a_signed_frame() {
         hex::encode(labelled("armada/1/message", &[&frame])),
         frame_vector["message_hash"]
     );
+}
+
+/// A cell's opening: each sibling of the `path` vector found in a tree built here, the
+/// path folded from the leaf by the index bits to the root; then the implementation
+/// checks that opening and builds its own openings the same way.
+#[test]
+fn a_cell_opens_along_its_path() {
+    use armada::fair::commit::{Binding, Opening, OpeningError, SealedBoard};
+    use armada::rules::{BoardSize, CellSet, Coord, Seat};
+
+    let vectors = vectors();
+    let path = &vectors["path"];
+    let board = &vectors["root"];
+    let (game, seat) = (bytes(&path["game"]), bytes(&path["seat"]));
+    let decks = bytes(&board["decks"]);
+    let index = bytes(&path["cell"])[0];
+    let content = bytes(&path["content"]);
+    let salt = bytes(&path["salt"]);
+    let siblings: Vec<[u8; 32]> = path["path"]
+        .split_whitespace()
+        .map(|h| bytes(h).try_into().unwrap())
+        .collect();
+    assert_eq!(
+        (&path["game"], &path["seat"]),
+        (&board["game"], &board["seat"]),
+        "the root vector's board"
+    );
+
+    let salts: Vec<[u8; 16]> = (0..100u8).map(|i| [i; 16]).collect();
+    let tree = levels(&game, &seat, &decks, &salts);
+    assert_eq!(
+        siblings.len(),
+        7,
+        "128 leaves: one sibling per level below the root"
+    );
+    assert_eq!(tree.len(), siblings.len() + 1);
+    assert_eq!(salt, salts[usize::from(index)]);
+    assert_eq!(content, [u8::from(decks.contains(&index))]);
+    let mut running = labelled("armada/1/leaf", &[&game, &seat, &[index], &content, &salt]);
+    assert_eq!(running, tree[0][usize::from(index)]);
+    for (j, sibling) in siblings.iter().enumerate() {
+        assert_eq!(
+            *sibling,
+            tree[j][(usize::from(index) >> j) ^ 1],
+            "the sibling at level {j}"
+        );
+        running = if (index >> j) & 1 == 0 {
+            labelled("armada/1/node", &[&running, sibling])
+        } else {
+            labelled("armada/1/node", &[sibling, &running])
+        };
+    }
+    assert_eq!(hex::encode(running), path["root"]);
+    assert_eq!(path["root"], board["root"]);
+
+    // The implementation accepts exactly this path: not reordered, not cut, not padded.
+    let side = bytes(&board["side"])[0];
+    let at = |i: u8| Coord::new(i % side, i / side).unwrap();
+    assert_eq!(seat, [1], "the guest's board");
+    let binding = Binding {
+        game: game.as_slice().try_into().unwrap(),
+        seat: Seat::Guest,
+        size: BoardSize::new(side).unwrap(),
+    };
+    let root: [u8; 32] = bytes(&path["root"]).try_into().unwrap();
+    let opening = Opening {
+        cell: at(index),
+        deck: content == [1],
+        salt: salt.as_slice().try_into().unwrap(),
+        path: siblings.clone(),
+    };
+    assert_eq!(opening.check(&binding, &root), Ok(()));
+    let mut reordered = opening.clone();
+    reordered.path.reverse();
+    assert_eq!(
+        reordered.check(&binding, &root),
+        Err(OpeningError::Mismatch(at(index)))
+    );
+    for got in [6, 8] {
+        let mut wrong = opening.clone();
+        wrong.path.resize(got, root);
+        let want = OpeningError::PathLength {
+            cell: at(index),
+            got,
+            want: 7,
+        };
+        assert_eq!(wrong.check(&binding, &root), Err(want), "{got} siblings");
+    }
+
+    // Its own opening of the cell is the same path in its own tree. The crate seals
+    // only with fresh salts from the operating system, so the tree is rebuilt here
+    // from the salts it reveals.
+    let deck_cells: CellSet = decks.iter().map(|&i| at(i)).collect();
+    let sealed = SealedBoard::seal(binding, deck_cells).unwrap();
+    let fresh: Vec<[u8; 16]> = sealed.salts().copied().collect();
+    let tree = levels(&game, &seat, &decks, &fresh);
+    assert_eq!(sealed.root(), tree[tree.len() - 1][0]);
+    let own = sealed.open(at(index));
+    let expected: Vec<[u8; 32]> = (0..siblings.len())
+        .map(|j| tree[j][(usize::from(index) >> j) ^ 1])
+        .collect();
+    assert_eq!(own.path, expected);
+    assert_eq!((own.cell, own.deck), (at(index), true));
+    assert_eq!(own.salt, fresh[usize::from(index)]);
+    assert_eq!(own.check(&binding, &sealed.root()), Ok(()));
 }
 
 /// The implementation gives the spec's values too.
