@@ -1282,7 +1282,8 @@ impl Table {
             }
             Payload::PlayAgain { number } => {
                 let round = self.round.as_mut().ok_or("play again before any game")?;
-                if *number != round.number + 1 || round.settled.is_none() || round.again[idx(from)] {
+                if *number != round.number + 1 || round.settled.is_none() || round.again[idx(from)]
+                {
                     return Err(
                         "play again before the game is settled, or for the wrong game".into(),
                     );

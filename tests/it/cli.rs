@@ -61,7 +61,10 @@ fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcrip
     assert_eq!(record["games"][0]["kind"], "Armada");
     assert_eq!(record["settings"]["kind"], "Armada");
     let id = record["games"][0]["id"].as_str().unwrap();
-    assert!(id.len() == 64 && hex::decode(id).is_ok(), "the game's id: {id}");
+    assert!(
+        id.len() == 64 && hex::decode(id).is_ok(),
+        "the game's id: {id}"
+    );
     assert_eq!(record["verdict"]["status"], "honest");
     assert_eq!(record["games"][0]["timer"], false);
     assert!(

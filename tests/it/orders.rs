@@ -232,7 +232,9 @@ fn check(tables: u64, orders: usize, first_seed: u64) -> Coverage {
         cover.games += report.games.len();
         cover.again += report.games.len().saturating_sub(1);
         for game in &report.games {
-            let ending = game.ending.map_or("none".into(), |e| format!("{:?}", e.reason));
+            let ending = game
+                .ending
+                .map_or("none".into(), |e| format!("{:?}", e.reason));
             *cover.endings.entry(ending).or_default() += 1;
             cover.timeouts += game.moves.iter().filter(|m| m.timeout).count();
             cover.claims += usize::from(game.claim.is_some());
@@ -255,7 +257,9 @@ fn check(tables: u64, orders: usize, first_seed: u64) -> Coverage {
             .map(|(me, order)| {
                 let mut table = Table::for_seat(chains.table, me);
                 for (seat, bytes) in order {
-                    table.receive(*seat, bytes).expect("a live order is taken in");
+                    table
+                        .receive(*seat, bytes)
+                        .expect("a live order is taken in");
                 }
                 (table.verdicts(), table.first_lie())
             })
