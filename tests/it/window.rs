@@ -1331,7 +1331,7 @@ fn an_opponent_gone_past_the_grace_is_shown_gone_with_the_forfeit_claimed() {
     assert_eq!(claim.owed, armada_proto::Owed::Move);
 }
 
-/// A saved game this client cannot read (here its transcript says protocol version 1)
+/// A saved game this client cannot read (here its transcript says protocol version 2)
 /// is neither reopened nor offered, and the home screen says a table cannot be read;
 /// a game whose saved state is damaged says why it cannot be opened.
 #[test]
@@ -1347,8 +1347,8 @@ fn a_saved_table_that_cannot_be_read_is_set_aside_with_a_word() {
     let (dir, id) = saved_game();
     let path = dir.path().join("tables").join(format!("{id}.armada"));
     let mut bytes = std::fs::read(&path).unwrap();
-    assert_eq!(bytes[8], 2, "the head's version follows the magic");
-    bytes[8] = 1;
+    assert_eq!(bytes[8], 3, "the head's version follows the magic");
+    bytes[8] = 2;
     std::fs::write(&path, &bytes).unwrap();
     let harness = window(dir.path());
     assert!(harness.state().session().is_none(), "not reopened");
