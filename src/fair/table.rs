@@ -384,7 +384,9 @@ pub struct Table {
     round: Option<Round>,
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
-    outside_lie: Option<Lie>,
+    /// The first lie proven outside a game's settlement, and how many games had
+    /// begun when it was told (it comes after those games' own lies).
+    outside_lie: Option<(usize, Lie)>,
     /// Bytes of all frames taken in (compacted ones included).
     stored: usize,
     /// (sender, seq) of every equivocation already on the record.
@@ -621,18 +623,27 @@ impl Table {
         all
     }
 
-    /// The first lie proven at this table, in a game or outside one.
+    /// The first lie proven at this table, in a game or outside one, in the order
+    /// they were told: a game's lie, then one told after that game settled.
     pub fn first_lie(&self) -> Option<Lie> {
-        self.outside_lie.clone().or_else(|| {
-            self.finished
-                .iter()
-                .chain(self.settled())
-                .find_map(|v| match v {
-                    Verdict::Lie(lie) => Some(lie.clone()),
-                    _ => None,
-                })
-                .or_else(|| self.round.as_ref()?.lie.clone())
-        })
+        let in_games = self
+            .finished
+            .iter()
+            .chain(self.settled())
+            .enumerate()
+            .find_map(|(i, v)| match v {
+                Verdict::Lie(lie) => Some((i, lie.clone())),
+                _ => None,
+            })
+            .or_else(|| {
+                let lie = self.round.as_ref()?.lie.clone()?;
+                Some((self.finished.len(), lie))
+            });
+        match (in_games, &self.outside_lie) {
+            (Some((game, lie)), Some((begun, _))) if game < *begun => Some(lie),
+            (_, Some((_, lie))) => Some(lie.clone()),
+            (in_games, None) => in_games.map(|(_, lie)| lie),
+        }
     }
 
     /// The fleet `seat` revealed in the current game, if its reveal checked out.
@@ -777,6 +788,13 @@ impl Table {
             let leaver = self.leavers[i];
             // The leave is the leaver's last frame.
             let leave = self.chains[idx(leaver)].next().saturating_sub(1);
+            // The other's leave, if neither leave had seen the other: two resignations
+            // that crossed, whichever of them could take effect first here.
+            let other = leaver.other();
+            let other_leave = self.chains[idx(other)].next().saturating_sub(1);
+            let crossing = self.left(other)
+                && !Self::covers(self.chains[idx(leaver)].seen, other_leave)
+                && !Self::covers(self.chains[idx(other)].seen, leave);
             let Some(round) = self.round.as_mut() else {
                 return;
             };
@@ -791,6 +809,12 @@ impl Table {
             {
                 round.pending = None;
                 round.ends.push((leaver, leave));
+                let ending = if crossing {
+                    round.ends.push((other, other_leave));
+                    game.mutual_resignation()
+                } else {
+                    ending
+                };
                 notes.push(Note::Ended(ending));
                 return;
             }
@@ -849,7 +873,8 @@ impl Table {
             // After the settlement a lie is kept at table level, never dropped.
             Some(_) | None => {
                 if self.outside_lie.is_none() {
-                    self.outside_lie = Some(lie.clone());
+                    let begun = self.finished.len() + usize::from(self.round.is_some());
+                    self.outside_lie = Some((begun, lie.clone()));
                     notes.push(Note::LieProven(lie));
                 }
             }
@@ -952,13 +977,21 @@ impl Table {
             return Err("a move after accepting a draw".into());
         }
         match &body.payload {
-            Payload::Hello { key, .. } => {
+            Payload::Hello { key, join } => {
                 if seq != 0 {
                     return Err("a second hello".into());
                 }
                 self.keys[idx(from)] = Some(*key);
                 self.peer_keys[idx(from)] = PeerKey::parse(key);
                 notes.push(Note::Hello(from));
+                // Only the guest proves the invite (the proof itself needs the secret,
+                // which no observer holds); a host's proof would mean nothing.
+                if join.is_some() != (from == Seat::Guest) {
+                    return Err(
+                        "a hello with a join proof from the host, or without one from the guest"
+                            .into(),
+                    );
+                }
             }
             Payload::Settings(settings) => {
                 if from != Seat::Host || self.settings.is_some() {

@@ -481,3 +481,30 @@ fn every_field_of_every_answer_kind_changed_is_refused_or_a_named_lie() {
     }
     panic!("the games did not answer every kind of action: {kinds:?}");
 }
+
+#[test]
+fn a_join_proof_only_the_guest_sends() {
+    let honest = Signed::of(&finished(15));
+    let hello = |seat| honest.find(seat, |p| matches!(p, Payload::Hello { .. }));
+    for (seat, join) in [(Seat::Host, Some([1; 32])), (Seat::Guest, None)] {
+        // Both hellos, the one of `seat` signed again with the other kind of join.
+        let mut forged = Signed {
+            table: honest.table,
+            frames: honest.frames[..=hello(Seat::Host).max(hello(Seat::Guest))].to_vec(),
+            ids: honest.ids.clone(),
+        };
+        let mut body = honest.body(hello(seat));
+        if let Payload::Hello { join: j, .. } = &mut body.payload {
+            *j = join;
+        }
+        forged.frames[hello(seat)].1 = honest.ids[seat.index()].seal(&body);
+        assert_eq!(
+            forged.outcome(),
+            lie(
+                seat,
+                0,
+                "a hello with a join proof from the host, or without one from the guest"
+            )
+        );
+    }
+}
