@@ -9,7 +9,8 @@
 //!   player commands, computer players, restarts, reconnections). A refused input
 //!   changes nothing in the refusing side's snapshot, no honest side is ever
 //!   accused of a lie, a restored snapshot saves the same bytes, and after a final
-//!   reconnection both sides hold the same frames and reach the same verdicts.
+//!   reconnection both sides hold the same frames and reach the same verdicts, and
+//!   `armada verify` gives the same record from either side's transcript.
 //! - [`verifier`]: `armada verify` on arbitrary bytes, or on a real transcript
 //!   changed by structured [`Edit`]s; a prefix of an honest transcript is never a lie.
 //! - [`invite`]: invite links and codes, and LAN offers; what parses, round-trips.
@@ -960,7 +961,15 @@ impl Duel {
             guest.score(),
             "both sides keep the same score"
         );
-        let outcomes = [host, guest].map(|s| verify(&s.table().transcript_file()).outcome);
+        let reports = [host, guest].map(|s| verify(&s.table().transcript_file()));
+        // The two players' own files hold the same frames in their own orders: the
+        // records must be the same, byte for byte (TRUST §13).
+        assert_eq!(
+            reports[0].to_json().to_string(),
+            reports[1].to_json().to_string(),
+            "the host's and the guest's transcripts give different records"
+        );
+        let outcomes = reports.map(|r| r.outcome);
         for (seat, outcome) in Seat::BOTH.iter().zip(&outcomes) {
             assert!(
                 !matches!(outcome, Outcome::Lie(_) | Outcome::Malformed(_)),
