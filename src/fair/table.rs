@@ -266,7 +266,12 @@ pub struct ForfeitClaim {
     pub state: ClaimState,
     /// The debtor's message that decided the claim (confirmed or refuted it).
     pub decided_by: Option<u32>,
+    /// Whether the debtor owed nothing of the kind as far as the claimant had seen:
+    /// a lie, proven when the claim is confirmed.
+    pub unfounded: bool,
 }
+
+const UNFOUNDED: &str = "a forfeit claim, but the other peer owed nothing of the kind";
 
 impl ForfeitClaim {
     /// What the claim says, in words.
@@ -907,6 +912,16 @@ impl Table {
         {
             claim.decided_by = Some(seq);
             let confirms = match claim.state {
+                ClaimState::Pending if Self::covers(seen, claim.seq) && claim.unfounded => {
+                    let lie = Lie {
+                        liar: claim.claimant,
+                        seq: claim.seq,
+                        reason: UNFOUNDED.into(),
+                    };
+                    claim.state = ClaimState::Refuted;
+                    notes.extend(self.prove(lie));
+                    false
+                }
                 ClaimState::Pending if Self::covers(seen, claim.seq) => {
                     Self::confirm(round, notes);
                     true
@@ -1247,17 +1262,17 @@ impl Table {
                 if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
                     return Err("a second forfeit claim for one game".into());
                 }
-                if saw_all && !owes(round, from.other(), *owed) {
-                    return Err(
-                        "a forfeit claim, but the other peer owed nothing of the kind".into(),
-                    );
-                }
+                // Judged against what the claimant had seen; a lie once the debtor's
+                // next frame confirms it (one the claim did not see refutes it, lie or
+                // not, as it would where that frame arrived first).
+                let unfounded = saw_all && !owes(round, from.other(), *owed);
                 round.claim = Some(ForfeitClaim {
                     claimant: from,
                     owed: *owed,
                     seq,
                     state: ClaimState::Pending,
                     decided_by: None,
+                    unfounded,
                 });
                 notes.push(Note::ForfeitClaimed {
                     claimant: from,
@@ -1278,6 +1293,9 @@ impl Table {
                     // (its leave, which the claim saw, decided it).
                     if debtor_left && let Some(claim) = round.claim.as_mut() {
                         claim.decided_by = Some(other_next.saturating_sub(1));
+                    }
+                    if unfounded {
+                        return Err(UNFOUNDED.into());
                     }
                     Self::confirm(round, notes);
                 }

@@ -508,3 +508,64 @@ fn a_join_proof_only_the_guest_sends() {
         );
     }
 }
+
+#[test]
+fn an_unfounded_forfeit_claim_is_judged_the_same_in_either_order() {
+    let honest = Signed::of(&finished(16));
+    // The host's second action: before it, every action was answered and nothing is
+    // owed to the guest.
+    let act = (0..honest.frames.len())
+        .filter(|&i| {
+            honest.frames[i].0 == Seat::Host
+                && matches!(honest.body(i).payload, Payload::Act { .. })
+        })
+        .nth(1)
+        .unwrap();
+    let game = match honest.body(act).payload {
+        Payload::Act { game, .. } => game,
+        _ => unreachable!(),
+    };
+    let mut claimed = Signed {
+        table: honest.table,
+        frames: honest.frames[..act].to_vec(),
+        ids: honest.ids.clone(),
+    };
+    let claim_seq = claimed.append(
+        Seat::Guest,
+        Payload::Forfeit {
+            game,
+            owed: proto::Owed::Answer,
+        },
+    );
+    let claim = claimed.frames.last().unwrap().clone();
+    let base = honest.frames[..act].to_vec();
+    // The host's action crossed the claim: it refutes it, whichever came first.
+    let mut records = Vec::new();
+    for order in [
+        [honest.frames[act].clone(), claim.clone()],
+        [claim.clone(), honest.frames[act].clone()],
+    ] {
+        claimed.frames = base.iter().cloned().chain(order).collect();
+        let report = verify(&claimed.file());
+        assert!(
+            matches!(report.outcome, Outcome::Incomplete(_)),
+            "{:?}",
+            report.outcome
+        );
+        records.push(report.to_json().to_string());
+    }
+    assert_eq!(records[0], records[1]);
+    // A host frame that saw the claim confirms it: then it is the guest's lie.
+    let mut body = honest.body(act);
+    body.seen = frame_hash(&claim.1);
+    claimed.frames = base.into_iter().chain([claim.clone()]).collect();
+    claimed.frames.push((Seat::Host, honest.ids[0].seal(&body)));
+    assert_eq!(
+        claimed.outcome(),
+        lie(
+            Seat::Guest,
+            claim_seq,
+            "a forfeit claim, but the other peer owed nothing of the kind"
+        )
+    );
+}
