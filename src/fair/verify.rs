@@ -4,8 +4,11 @@
 //! no rule of its own, only reads the transcript and reports.
 
 use armada_proto::{self as proto, Transcript};
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
+use super::sign::frame_hash;
 use super::table::{ClaimState, ForfeitClaim, Lie, Note, Table, Verdict};
 use super::wire;
 use crate::rules::{
@@ -87,7 +90,10 @@ pub fn verify(bytes: &[u8]) -> Report {
     let mut table = Table::new(transcript.table);
     let mut games: Vec<GameRecord> = Vec::new();
     let mut pending_timeout = false;
-    for (i, frame) in transcript.frames.iter().enumerate() {
+    let order =
+        canonical(&transcript.frames).unwrap_or_else(|| (0..transcript.frames.len()).collect());
+    for i in order {
+        let frame = &transcript.frames[i];
         let from = wire::from_seat(frame.from);
         let notes = match table.receive(from, &frame.bytes) {
             Ok(notes) => notes,
@@ -167,6 +173,56 @@ pub fn verify(bytes: &[u8]) -> Report {
         games,
         outcome,
     }
+}
+
+/// The frames' canonical order (PROTOCOL §7): each chain in `seq` order, every frame
+/// after the frame its `seen` names, and of two frames that could go next the host's
+/// first — the order the host's own table took them in. Any legal order of the same
+/// frames gives this one, so the record does not hang on which player saved the file.
+/// `None` when the frames do not form two whole chains (a gap, a repeat, a link to
+/// nothing, an undecodable frame): they are then taken in the file's order, and its
+/// first fault is what `verify` reports.
+fn canonical(frames: &[proto::SavedFrame]) -> Option<Vec<usize>> {
+    let mut chains: [Vec<(usize, [u8; 32])>; 2] = [Vec::new(), Vec::new()];
+    let mut at: [HashMap<[u8; 32], usize>; 2] = [HashMap::new(), HashMap::new()];
+    for (i, saved) in frames.iter().enumerate() {
+        let seat = wire::from_seat(saved.from).index();
+        let body = proto::Frame::decode(&saved.bytes).ok()?.body;
+        if body.seq as usize != chains[seat].len() {
+            return None;
+        }
+        at[seat].insert(frame_hash(&saved.bytes), chains[seat].len());
+        chains[seat].push((i, body.seen));
+    }
+    // Where each frame's `seen` points in the other chain (None: nothing seen yet).
+    let mut seen: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
+    for seat in 0..2 {
+        for (_, hash) in &chains[seat] {
+            seen[seat].push(if *hash == [0; 32] {
+                None
+            } else {
+                Some(*at[1 - seat].get(hash)?)
+            });
+        }
+    }
+    let mut next = [0usize; 2];
+    let mut order = Vec::with_capacity(frames.len());
+    while order.len() < frames.len() {
+        let ready = |seat: usize| {
+            next[seat] < chains[seat].len()
+                && seen[seat][next[seat]].is_none_or(|k| k < next[1 - seat])
+        };
+        let seat = if ready(0) {
+            0
+        } else if ready(1) {
+            1
+        } else {
+            return None;
+        };
+        order.push(chains[seat][next[seat]].0);
+        next[seat] += 1;
+    }
+    Some(order)
 }
 
 /// The table's outcome: the first lie, else the first game without an honest result.

@@ -521,9 +521,8 @@ fn an_unfounded_forfeit_claim_is_judged_the_same_in_either_order() {
         })
         .nth(1)
         .unwrap();
-    let game = match honest.body(act).payload {
-        Payload::Act { game, .. } => game,
-        _ => unreachable!(),
+    let Payload::Act { game, .. } = honest.body(act).payload else {
+        unreachable!("the frame was picked as an action")
     };
     let mut claimed = Signed {
         table: honest.table,
