@@ -782,10 +782,11 @@ impl Table {
     /// Leaving a game under way is resigning it: the round still settles, by the
     /// reveal the leaver no longer sends (a forfeit on the record). Checked after
     /// every frame, so a game that starts after a leave it crossed is resigned too.
-    /// The resignation waits while the leaver's own action waits for its answer, or
-    /// its own forfeit claim for the other peer's next message (when a `Resign` would
-    /// be refused): it takes effect after the frame that settles them, as at a table
-    /// that took that frame in before the leave.
+    /// The resignation waits while the leaver's own action waits for its answer, its
+    /// own forfeit claim for the other peer's next message, or its draw acceptance for
+    /// the offerer's decision (when a `Resign` would be refused): it takes effect after
+    /// the frame that settles them, as at a table that took that frame in before the
+    /// leave.
     /// When both left, the first leaver whose resignation can take effect resigns.
     fn resign_leaver(&mut self, notes: &mut Vec<Note>) {
         // By index: the leavers are read while the round changes (no copy per frame).
@@ -803,10 +804,15 @@ impl Table {
             let Some(round) = self.round.as_mut() else {
                 return;
             };
+            // Who accepted a draw is bound by it: its leave resigns only if the
+            // acceptance lapses; the offerer's confirmation makes the game a draw.
             let waits = round
                 .claim
                 .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending)
-                || round.pending.as_ref().is_some_and(|p| p.seat == leaver);
+                || round.pending.as_ref().is_some_and(|p| p.seat == leaver)
+                || round
+                    .accept
+                    .is_some_and(|a| a.waiting() && a.acceptor == leaver);
             if !waits
                 && let Some(game) = round.game.as_mut()
                 && !game.is_over()
