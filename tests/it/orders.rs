@@ -16,6 +16,8 @@ use armada::fair::verify::verify;
 use armada::fuzz::{Cmd, GameChoice, Op, Setup, Side, session_run_ops};
 use armada::rules::Seat;
 use armada_proto as proto;
+
+use crate::support::transcript_file;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -110,18 +112,7 @@ impl Chains {
     }
 
     fn file(&self, order: &[(Seat, Vec<u8>)]) -> Vec<u8> {
-        proto::encode_transcript(&proto::Transcript {
-            magic: proto::TRANSCRIPT_MAGIC,
-            version: proto::PROTOCOL_VERSION,
-            table: self.table,
-            frames: order
-                .iter()
-                .map(|(seat, bytes)| proto::SavedFrame {
-                    from: armada::fair::wire::seat(*seat),
-                    bytes: bytes.clone(),
-                })
-                .collect(),
-        })
+        transcript_file(self.table, order)
     }
 }
 
@@ -166,6 +157,11 @@ fn operations(rng: &mut ChaCha8Rng) -> Vec<Op> {
                         side: by,
                         command: Cmd::OfferDraw,
                     });
+                    // Mostly the offer arrives before the answer; now and then the
+                    // answer is an offer of its own that crosses it.
+                    if rng.random_bool(0.8) {
+                        ops.push(Op::Deliver(other));
+                    }
                     for _ in 0..rng.random_range(0..4) {
                         ops.push(Op::Deliver(side(rng)));
                     }
