@@ -11,7 +11,7 @@ use armada::session::Command;
 use armada_proto::{self as proto, Body, Payload};
 
 use crate::pair::Pair;
-use crate::support::cell;
+use crate::support::{cell, transcript_file};
 
 /// A table's frames in one order, and both players' keys to sign more.
 struct Signed {
@@ -79,19 +79,7 @@ impl Signed {
     }
 
     fn file(&self) -> Vec<u8> {
-        proto::encode_transcript(&proto::Transcript {
-            magic: proto::TRANSCRIPT_MAGIC,
-            version: proto::PROTOCOL_VERSION,
-            table: self.table,
-            frames: self
-                .frames
-                .iter()
-                .map(|(seat, bytes)| proto::SavedFrame {
-                    from: wire::seat(*seat),
-                    bytes: bytes.clone(),
-                })
-                .collect(),
-        })
+        transcript_file(self.table, &self.frames)
     }
 
     fn outcome(&self) -> Outcome {

@@ -114,3 +114,20 @@ impl Table {
             .collect()
     }
 }
+
+/// A transcript file of `table` holding `frames` in this order, as `armada verify` reads it.
+pub fn transcript_file(table: [u8; 32], frames: &[(Seat, Vec<u8>)]) -> Vec<u8> {
+    use armada_proto as proto;
+    proto::encode_transcript(&proto::Transcript {
+        magic: proto::TRANSCRIPT_MAGIC,
+        version: proto::PROTOCOL_VERSION,
+        table,
+        frames: frames
+            .iter()
+            .map(|(seat, bytes)| proto::SavedFrame {
+                from: armada::fair::wire::seat(*seat),
+                bytes: bytes.clone(),
+            })
+            .collect(),
+    })
+}

@@ -125,26 +125,10 @@ fn leaf_pad_and_root() {
     let game = bytes(&root["game"]);
     let seat = bytes(&root["seat"]);
     let decks = bytes(&root["decks"]);
-    let mut level: Vec<[u8; 32]> = (0..128u16)
-        .map(|i| {
-            if i < 100 {
-                let cell = i as u8;
-                let content = [u8::from(decks.contains(&cell))];
-                labelled(
-                    "armada/1/leaf",
-                    &[&game, &seat, &[cell], &content, &[cell; 16]],
-                )
-            } else {
-                labelled("armada/1/pad", &[&i.to_be_bytes()])
-            }
-        })
-        .collect();
-    while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| labelled("armada/1/node", &[&p[0], &p[1]]))
-            .collect();
-    }
+    let salts: Vec<[u8; 16]> = (0..100u8).map(|cell| [cell; 16]).collect();
+    let level = levels(&game, &seat, &decks, &salts)
+        .pop()
+        .expect("a tree has a root");
     assert_eq!(hex::encode(level[0]), root["root"]);
 }
 
