@@ -142,6 +142,9 @@ pub fn decode_wire(bytes: &[u8]) -> Result<crate::Wire, DecodeError> {
     // A frame over MAX_FRAME cannot fit in MAX_WIRE bytes.
     match &wire {
         crate::Wire::Error(error) if error.detail.len() > MAX_TEXT => Err(DecodeError::TextTooLong),
+        crate::Wire::Gone { reason, .. } if reason.len() > MAX_TEXT => {
+            Err(DecodeError::TextTooLong)
+        }
         _ => Ok(wire),
     }
 }
@@ -328,6 +331,14 @@ mod tests {
         });
         assert_eq!(
             decode_wire(&encode_wire(&long)),
+            Err(DecodeError::TextTooLong)
+        );
+        let gone = crate::Wire::Gone {
+            table: [7; 32],
+            reason: "x".repeat(MAX_TEXT + 1),
+        };
+        assert_eq!(
+            decode_wire(&encode_wire(&gone)),
             Err(DecodeError::TextTooLong)
         );
     }

@@ -261,6 +261,13 @@ pub enum Wire {
         table: Hash,
         next: u32,
     },
+    /// "I cannot go on at table `table`" (its saved state is damaged, say): the
+    /// receiver stops waiting for the sender; `reason` is at most `MAX_TEXT` bytes.
+    /// Unsigned, and only the sender's word about itself.
+    Gone {
+        table: Hash,
+        reason: String,
+    },
 }
 
 /// One frame of a saved transcript, with the seat that sent it.

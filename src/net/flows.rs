@@ -368,10 +368,6 @@ pub async fn resume(
         "that table is a game against the computer: open the window (`armada`) to resume it"
     );
     let identity = seating.store.identity()?;
-    let session = seating
-        .store
-        .restore(&id, identity.clone(), 0)?
-        .context("the table has no saved session")?;
     let peer: PeerId = meta.peer.parse().context("the saved peer id is damaged")?;
     let addrs = meta
         .addrs
@@ -379,6 +375,26 @@ pub async fn resume(
         .map(|a| a.parse::<Multiaddr>())
         .collect::<Result<Vec<_>, _>>()
         .context("a saved address is damaged")?;
+    let session = match seating.store.restore(&id, identity.clone(), 0) {
+        Ok(session) => session.context("the table has no saved session")?,
+        Err(error) => {
+            if let Some(damaged) = error.downcast_ref::<crate::store::Damaged>() {
+                // Nothing can be signed from a damaged save: tell the other player
+                // the table cannot go on, so that it need not wait out the grace.
+                let host = meta.seat == "host";
+                let told = tokio::time::timeout(
+                    Duration::from_millis(TELL_GONE_MS),
+                    tell_gone(&seating, &identity, host, peer, addrs, damaged),
+                )
+                .await;
+                say(match told {
+                    Ok(Ok(())) => "the other player was told that this table cannot go on",
+                    _ => "could not reach the other player to tell it that this table cannot go on",
+                });
+            }
+            return Err(error);
+        }
+    };
     // The computer level saved with the table plays on, unless another is asked for.
     if let (Player::Human(_), Ok(level)) = (&seating.player, meta.level.parse::<Level>()) {
         seating.player = Player::bot(level, meta.games);
@@ -406,6 +422,54 @@ pub async fn resume(
         let reach = Reach::Guest(addrs);
         run(session, Table { node, peer, reach }, None, seating, say).await
     }
+}
+
+/// How long a side whose save is damaged tries to tell the other player so.
+const TELL_GONE_MS: u64 = 30_000;
+
+/// Reaches the other player as the table's seat would (the host listens where it
+/// did, the guest dials) and sends it [`proto::Wire::Gone`].
+async fn tell_gone(
+    seating: &Seating,
+    identity: &crate::fair::sign::Identity,
+    host: bool,
+    peer: PeerId,
+    addrs: Vec<Multiaddr>,
+    damaged: &crate::store::Damaged,
+) -> anyhow::Result<()> {
+    use futures::SinkExt;
+    let mut config = seating.config.clone();
+    let stream = if host {
+        let mut listen = addrs;
+        listen.append(&mut config.listen);
+        config.listen = listen;
+        let node = Node::start(identity, config).await?;
+        let mut incoming = node
+            .control()
+            .accept(GAME_PROTOCOL)
+            .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
+        loop {
+            let (from, stream) = incoming.next().await.context("the network stopped")?;
+            if from == peer {
+                break stream;
+            }
+        }
+    } else {
+        let node = Node::start(identity, config).await?;
+        let mut quiet = |_: &str| {};
+        loop {
+            match connect(&node, peer, &addrs, &mut quiet).await {
+                Ok(stream) => break stream,
+                Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+            }
+        }
+    };
+    let mut framed = framed(stream);
+    let reason = "its saved table is damaged";
+    let gone = Session::gone_wire(damaged.table, reason);
+    framed.send(Bytes::from(gone)).await?;
+    SinkExt::<Bytes>::close(&mut framed).await?;
+    Ok(())
 }
 
 /// Says each event worth a line; for a person, also both boards after every action.
@@ -472,7 +536,17 @@ async fn run(
             match reconnect(&mut table, &mut side, say, boards).await? {
                 Reconnected::Stream(stream) => stream,
                 Reconnected::Gone => {
-                    say("the other player is gone: a forfeit is claimed on the record");
+                    let me = side.session.seat();
+                    let claimed = side
+                        .session
+                        .table()
+                        .pending_claim()
+                        .is_some_and(|c| c.claimant == me);
+                    say(if claimed {
+                        "the other player is gone: a forfeit is claimed on the record"
+                    } else {
+                        "the other player is gone"
+                    });
                     if let Some(watch) = &side.watch {
                         watch.send(super::Update::Link(super::Link::Gone));
                     }
@@ -593,12 +667,18 @@ async fn reconnect<R: rand::Rng + ?Sized>(
         .map_or(30_000, |s| u64::from(s.grace_ms));
     loop {
         let me = side.session.seat();
-        if side
+        let claimed = side
             .session
             .table()
             .pending_claim()
-            .is_some_and(|c| c.claimant == me)
+            .is_some_and(|c| c.claimant == me);
+        // The other player said it cannot go on: once its forfeit is claimed (or
+        // nothing waits on it), there is nobody to wait for.
+        if side.session.peer_gone().is_some() && (claimed || side.session.poll_timeout().is_none())
         {
+            return Ok(Reconnected::Gone);
+        }
+        if claimed {
             let since = *claimed_at.get_or_insert_with(tokio::time::Instant::now);
             if since.elapsed() > Duration::from_millis(grace) {
                 return Ok(Reconnected::Gone);
@@ -698,6 +778,7 @@ pub fn describe(session: &Session, event: &Event) -> Option<String> {
         Event::PeerRefused(error) => {
             format!("the other player refused a message: {}", error.detail)
         }
+        Event::PeerGone(reason) => format!("the other player cannot go on: {reason}"),
         _ => return None,
     })
 }

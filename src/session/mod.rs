@@ -102,6 +102,9 @@ pub enum Event {
     Timer(bool),
     /// The peer refused a frame (advisory: the peer's word, unsigned).
     PeerRefused(proto::ProtocolError),
+    /// The peer said it cannot go on at this table (unsigned, its word about itself):
+    /// every deadline waiting on it is due now.
+    PeerGone(String),
     /// This client broke its own protocol (a bug): the table cannot go on.
     Internal(String),
 }
@@ -151,6 +154,8 @@ pub struct Session {
     lie_sent: Option<(Seat, u32)>,
     forfeit_sent: Option<Hash>,
     score: [u32; 2],
+    /// The peer said it cannot go on, and why ([`proto::Wire::Gone`]).
+    peer_gone: Option<String>,
 }
 
 impl Session {
@@ -201,7 +206,22 @@ impl Session {
             lie_sent: None,
             forfeit_sent: None,
             score: [0; 2],
+            peer_gone: None,
         }
+    }
+
+    /// Why the peer said it cannot go on at this table, if it did.
+    pub fn peer_gone(&self) -> Option<&str> {
+        self.peer_gone.as_deref()
+    }
+
+    /// What a side that cannot go on at this table sends its peer instead of frames.
+    pub fn gone_wire(table: Hash, reason: &str) -> Vec<u8> {
+        let mut reason = reason.to_owned();
+        while reason.len() > proto::MAX_TEXT {
+            reason.pop();
+        }
+        proto::encode_wire(&proto::Wire::Gone { table, reason })
     }
 
     pub fn seat(&self) -> Seat {
@@ -293,6 +313,11 @@ impl Session {
     pub fn poll_timeout(&self) -> Option<Millis> {
         let settings = self.table.settings()?;
         let (wait, since) = self.wait?;
+        if self.peer_gone.is_some() {
+            // Nobody is coming: my move goes as at my deadline, and what the peer
+            // owes is claimed at once.
+            return Some(since);
+        }
         let grace = Millis::from(settings.grace_ms);
         Some(
             since
@@ -316,6 +341,13 @@ impl Session {
             }
             Ok(proto::Wire::Sync { table, next }) => {
                 self.resync(table, next);
+                Ok(())
+            }
+            Ok(proto::Wire::Gone { table, reason }) => {
+                if table == self.table.id() && self.peer_gone.is_none() {
+                    self.events.push_back(Event::PeerGone(reason.clone()));
+                    self.peer_gone = Some(reason);
+                }
                 Ok(())
             }
             Err(error) => Err(self.refuse(bytes, error.into())),

@@ -12,6 +12,7 @@ use super::{Secrets, Session};
 use crate::fair::commit::{Binding, SealedBoard};
 use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
+use crate::fair::shared::contribution_commitment;
 use crate::fair::sign::Identity;
 use crate::fair::table::{Table, table_id};
 use crate::fair::wire;
@@ -30,6 +31,8 @@ pub enum RestoreError {
     Frame { index: usize, why: String },
     #[error("the saved fleet is not valid: {0}")]
     Fleet(String),
+    #[error("the saved secrets ({0}) do not match this side's signed commitment")]
+    Secrets(&'static str),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -202,6 +205,23 @@ impl Session {
             };
             let salts = s.salts.into_iter().map(Secret::restore).collect();
             let board = SealedBoard::with_salts(binding, fleet.decks(), salts);
+            // Secrets that do not open what this side signed would make it sign false
+            // answers: a damaged save is refused here, before anything is signed.
+            if session.table.game_id() == Some(s.game)
+                && let Some((root, commitments)) = session.table.commitment(me)
+            {
+                if board.root() != root {
+                    return Err(RestoreError::Secrets("the fleet and salts"));
+                }
+                let key = session.identity.public();
+                let matches = commitments.len() == s.contributions.len()
+                    && s.contributions.iter().enumerate().all(|(i, c)| {
+                        contribution_commitment(&s.game, me, &key, i as u8, c) == commitments[i]
+                    });
+                if !matches {
+                    return Err(RestoreError::Secrets("the air-strike contributions"));
+                }
+            }
             let contributions = s.contributions.into_iter().map(Secret::restore).collect();
             session.secrets = Some(Secrets {
                 game: s.game,

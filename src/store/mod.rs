@@ -16,7 +16,15 @@
 //! any moment leaves a snapshot whose frames are all in the transcript (frames past
 //! those it counts, and a frame cut short, were never sent; restoring drops them).
 //! The first save of a table in a process writes its whole transcript the same
-//! atomic way. Architecture invariant: files only; no game logic, no network.
+//! atomic way.
+//!
+//! Every file but the transcript (whose frames are signed) ends with a check:
+//! SHA-256 over a label and the file's body. A disk that flipped a byte gives a
+//! [`Damaged`] table, named with how much of its transcript is still intact, and no
+//! session is restored from it: secrets that do not open what this side signed would
+//! make it sign false answers.
+//!
+//! Architecture invariant: files only; no game logic, no network.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -24,9 +32,53 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
+use sha2::Digest as _;
 
 use crate::fair::sign::Identity;
+use crate::fair::table::Table;
 use crate::session::Session;
+
+/// The label of a saved file's check.
+const CHECK_LABEL: &[u8] = b"armada/store/check/v1";
+const CHECK_LEN: usize = 32;
+
+/// The check of a saved file's body.
+fn check(body: &[u8]) -> [u8; CHECK_LEN] {
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(CHECK_LABEL);
+    hasher.update(body);
+    hasher.finalize().into()
+}
+
+/// `body` with its check appended.
+fn sealed(mut body: Vec<u8>) -> Vec<u8> {
+    let check = check(&body);
+    body.extend_from_slice(&check);
+    body
+}
+
+/// The body of a saved file, if its check holds.
+fn unsealed(bytes: &[u8]) -> Option<&[u8]> {
+    let split = bytes.len().checked_sub(CHECK_LEN)?;
+    let (body, tail) = bytes.split_at(split);
+    (check(body) == tail).then_some(body)
+}
+
+/// A saved table that cannot be trusted to go on: a file of it is damaged.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the saved table {id} is damaged ({what}); nothing was signed from it. Its transcript's first {intact} frames are intact: `armada verify {transcript}` reads them",
+    id = hex::encode(.table),
+    transcript = .transcript.display()
+)]
+pub struct Damaged {
+    pub table: [u8; 32],
+    /// Which file, and what is wrong with it.
+    pub what: String,
+    /// How many frames of the transcript file a table takes in, from the first.
+    pub intact: usize,
+    pub transcript: PathBuf,
+}
 
 /// How to reach a table's other player again after a restart.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -42,6 +94,13 @@ pub struct TableMeta {
     pub level: String,
     /// Games to play at the table.
     pub games: u32,
+}
+
+/// A table's meta as saved, with its check (over the meta's compact JSON).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SealedMeta {
+    meta: TableMeta,
+    check: String,
 }
 
 /// The `peer` of a table played against the computer in the window.
@@ -130,7 +189,37 @@ impl Store {
     pub fn save(&self, session: &Session) -> anyhow::Result<()> {
         let table = session.table().id();
         self.append_frames(session, &self.transcript_path(&table))?;
-        write_atomic(&self.session_path(&table), &session.save_state(), true)
+        write_atomic(
+            &self.session_path(&table),
+            &sealed(session.save_state()),
+            true,
+        )
+    }
+
+    /// The table's saved files are damaged: what, and how much of the transcript holds.
+    fn damaged(&self, table: &[u8; 32], what: String) -> Damaged {
+        let transcript = self.transcript_path(table);
+        let intact = std::fs::read(&transcript)
+            .ok()
+            .and_then(|bytes| armada_proto::decode_transcript_prefix(&bytes).ok())
+            .map_or(0, |(saved, _)| {
+                let mut check = Table::new(*table);
+                saved
+                    .frames
+                    .iter()
+                    .take_while(|f| {
+                        check
+                            .receive(crate::fair::wire::from_seat(f.from), &f.bytes)
+                            .is_ok()
+                    })
+                    .count()
+            });
+        Damaged {
+            table: *table,
+            what,
+            intact,
+            transcript,
+        }
     }
 
     /// Appends to the transcript file at `path` the frames of `session` it lacks (the
@@ -204,15 +293,27 @@ impl Store {
         let Some(snapshot) = self.load(table)? else {
             return Ok(None);
         };
-        let frames = self.saved_frames(&self.transcript_path(table))?;
-        let session = Session::restore_with(identity, &snapshot, &frames, now)
-            .with_context(|| format!("the saved table {} is damaged", hex::encode(table)))?;
+        let path = self.session_path(table);
+        let Some(snapshot) = unsealed(&snapshot) else {
+            let what = format!("{} fails its check", path.display());
+            return Err(self.damaged(table, what).into());
+        };
+        let frames = self
+            .saved_frames(&self.transcript_path(table))
+            .map_err(|e| self.damaged(table, format!("{e:#}")))?;
+        let session = Session::restore_with(identity, snapshot, &frames, now)
+            .map_err(|e| self.damaged(table, format!("{}: {e}", path.display())))?;
         Ok(Some(session))
     }
 
     /// Saves how to reach the table's other player again (written once, at the start).
     pub fn save_meta(&self, table: &[u8; 32], meta: &TableMeta) -> anyhow::Result<()> {
-        let bytes = serde_json::to_vec_pretty(meta).expect("a table's meta is plain data");
+        let body = serde_json::to_string(meta).expect("a table's meta is plain data");
+        let sealed = SealedMeta {
+            check: hex::encode(check(body.as_bytes())),
+            meta: meta.clone(),
+        };
+        let bytes = serde_json::to_vec_pretty(&sealed).expect("a table's meta is plain data");
         write_atomic(&self.meta_path(table), &bytes, false)
     }
 
@@ -221,7 +322,19 @@ impl Store {
         let path = self.meta_path(table);
         let bytes =
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_slice(&bytes).with_context(|| format!("{} is damaged", path.display()))
+        let sealed: Option<SealedMeta> = serde_json::from_slice(&bytes).ok();
+        match sealed {
+            Some(sealed)
+                if serde_json::to_string(&sealed.meta)
+                    .is_ok_and(|body| hex::encode(check(body.as_bytes())) == sealed.check) =>
+            {
+                Ok(sealed.meta)
+            }
+            _ => {
+                let what = format!("{} fails its check", path.display());
+                Err(self.damaged(table, what).into())
+            }
+        }
     }
 
     fn meta_path(&self, table: &[u8; 32]) -> PathBuf {
@@ -250,7 +363,11 @@ impl Store {
             session: session.save_state(),
         };
         let bytes = postcard::to_stdvec(&side).context("cannot encode the computer's side")?;
-        write_atomic(&self.computer_path(&session.table().id()), &bytes, true)
+        write_atomic(
+            &self.computer_path(&session.table().id()),
+            &sealed(bytes),
+            true,
+        )
     }
 
     /// The computer's side of a window table, as saved.
@@ -262,15 +379,19 @@ impl Store {
         let path = self.computer_path(table);
         let bytes =
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let side: ComputerSide = postcard::from_bytes(&bytes)
-            .with_context(|| format!("{} is damaged", path.display()))?;
+        let damaged = |what: &str| self.damaged(table, format!("{}: {what}", path.display()));
+        let side: ComputerSide = unsealed(&bytes)
+            .and_then(|body| postcard::from_bytes(body).ok())
+            .ok_or_else(|| damaged("it fails its check"))?;
         let key = <[u8; 64]>::try_from(side.key.as_slice())
             .ok()
             .and_then(|k| Identity::from_secret_bytes(&k))
-            .with_context(|| format!("{} holds a damaged key", path.display()))?;
-        let frames = self.saved_frames(&self.computer_transcript_path(table))?;
-        Session::restore_with(key, &side.session, &frames, now)
-            .with_context(|| format!("{} holds a damaged session", path.display()))
+            .ok_or_else(|| damaged("a damaged key"))?;
+        let frames = self
+            .saved_frames(&self.computer_transcript_path(table))
+            .map_err(|e| damaged(&format!("{e:#}")))?;
+        Ok(Session::restore_with(key, &side.session, &frames, now)
+            .map_err(|e| damaged(&e.to_string()))?)
     }
 
     fn computer_transcript_path(&self, table: &[u8; 32]) -> PathBuf {

@@ -833,6 +833,8 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
     let mut info = HomeInfo::default();
     for id in store.tables().unwrap_or_default() {
         let Ok(meta) = store.load_meta(&id) else {
+            // Damaged (or another version's): named, never played.
+            info.unreadable += 1;
             continue;
         };
         // Verifying a transcript is the costly part (and this runs at start-up):

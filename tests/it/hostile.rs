@@ -169,7 +169,9 @@ fn told(pair: &mut Pair) -> Option<armada_proto::ProtocolError> {
         match armada_proto::decode_wire(&bytes).unwrap() {
             Wire::Error(error) => refusal = Some(error),
             Wire::Frame(frame) => pair.wire[Seat::Host.index()].push_back(frame),
-            Wire::Sync { .. } => unreachable!("a session sends a sync only when asked"),
+            Wire::Sync { .. } | Wire::Gone { .. } => {
+                unreachable!("a session sends a sync only when asked, and never gone")
+            }
         }
     }
     refusal

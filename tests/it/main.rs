@@ -18,6 +18,7 @@ mod pair;
 mod placement;
 mod properties;
 mod sampler;
+mod saves;
 mod scenarios;
 mod session;
 mod uniformity;

@@ -384,6 +384,70 @@ fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
 }
 
 #[test]
+fn a_guest_whose_save_was_damaged_is_refused_and_the_host_is_told_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    // The longest grace, ten minutes: only being told lets the host finish in two.
+    let host = Process::start(
+        &[
+            "host", "--bot", "hard", "--grace", "600", "--listen", listen,
+        ],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &guest_data,
+    );
+    assert!(guest.wait_for("air strike"));
+    guest.kill();
+    // One byte of the guest's saved session flips on its disk.
+    let session = std::fs::read_dir(guest_data.join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "session"))
+        .unwrap();
+    let mut bytes = std::fs::read(&session).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&session, &bytes).unwrap();
+    let transcript = session.with_extension("armada");
+    let frames_before = std::fs::read(&transcript).unwrap();
+
+    let resumed = Process::start(&["resume", "--listen", listen], &guest_data);
+    assert!(
+        resumed.wait_for("the other player was told that this table cannot go on"),
+        "the resumed guest never reached the host"
+    );
+    let (code, stderr) = resumed.finish();
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("is damaged") && stderr.contains("armada verify"),
+        "{stderr}"
+    );
+    // Nothing was signed from the damaged save.
+    assert_eq!(std::fs::read(&session).unwrap(), bytes);
+    assert_eq!(std::fs::read(&transcript).unwrap(), frames_before);
+
+    assert!(host.wait_for("the other player cannot go on: its saved table is damaged"));
+    assert!(host.wait_for("the other player is gone"));
+    let (code, stderr) = host.finish();
+    assert_eq!(code, 1, "a table ended so is not finished: {stderr}");
+    let file = std::fs::read_dir(host_data.join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "armada"))
+        .unwrap();
+    let report = verify(&std::fs::read(&file).unwrap());
+    assert!(
+        matches!(report.outcome, Outcome::Incomplete(_)),
+        "{:?}",
+        report.outcome
+    );
+}
+
+#[test]
 fn the_guest_killed_mid_game_resumes_and_the_table_finishes() {
     killed_and_resumed("guest", "game 1 started");
     killed_and_resumed("guest", "air strike");
