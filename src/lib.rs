@@ -6,6 +6,7 @@ pub mod ai;
 pub mod bot;
 pub mod demo;
 pub mod fair;
+#[cfg(feature = "harness")]
 pub mod fuzz;
 #[cfg(feature = "net")]
 pub mod net;

@@ -3,16 +3,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
 
-use armada::ai::{Level, SoloGame};
-use armada::demo::{Duet, play_levels};
-use armada::fair::table::Verdict;
+use armada::ai::Level;
 use armada::fair::verify;
-use armada::rules::{EndReason, Seat, Variant, render};
+use armada::rules::Variant;
+
+mod cli;
+
+use cli::{emit, started};
 
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 /// Without a command it opens the window.
@@ -49,6 +49,7 @@ struct NetArgs {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    #[cfg(feature = "bench")]
     /// Measures the window: time to the first frame, frame CPU time while an air
     /// strike's shells fall, resident memory (needs a display).
     BenchWindow {
@@ -129,6 +130,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         transcript: Option<PathBuf>,
     },
+    #[cfg(feature = "bench")]
     /// Measures computer players: shots to sink a hidden fleet, or one level against another.
     ///
     /// With `--level`, each game is one player against a hidden fleet (uniformly random,
@@ -157,6 +159,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    #[cfg(feature = "bench")]
     /// Measures network play on loopback: libp2p ping, a move's round trip, connect
     /// times, a whole bot game. The last line reads
     /// `ping_rtt_us=… move_rtt_us=… ratio=… quic_connect_ms=… game_ms=…`.
@@ -203,7 +206,8 @@ fn run(cli: &Cli) -> Result<u8> {
         return Ok(armada::ui::run(armada::store::Store::open(None).ok()));
     };
     match command {
-        Command::BenchWindow { fps } => bench_window(*fps),
+        #[cfg(feature = "bench")]
+        Command::BenchWindow { fps } => cli::bench::bench_window(*fps),
         Command::Window { data_dir } => Ok(armada::ui::run(
             armada::store::Store::open(data_dir.as_deref()).ok(),
         )),
@@ -211,7 +215,7 @@ fn run(cli: &Cli) -> Result<u8> {
             listen,
             wait,
             data_dir,
-        } => lan(listen, *wait, data_dir.as_deref()),
+        } => cli::net::lan(listen, *wait, data_dir.as_deref()),
         Command::Host {
             net,
             no_timer,
@@ -220,17 +224,18 @@ fn run(cli: &Cli) -> Result<u8> {
             grace,
         } => {
             let settings = table_settings(*classic, *grace)?;
-            network(net, |seating, say| {
+            cli::net::network(net, |seating, say| {
                 Box::pin(armada::net::host(seating, settings, !*no_timer, *lan, say))
             })
         }
-        Command::BenchNet => bench_net(),
+        #[cfg(feature = "bench")]
+        Command::BenchNet => cli::bench::bench_net(),
         Command::Relay {
             listen, data_dir, ..
-        } => relay(listen, data_dir.as_deref()),
+        } => cli::net::relay(listen, data_dir.as_deref()),
         Command::Resume { net, table } => {
             let table = table.clone();
-            network(net, move |seating, say| {
+            cli::net::network(net, move |seating, say| {
                 Box::pin(async move { armada::net::resume(seating, table.as_deref(), say).await })
             })
         }
@@ -240,7 +245,7 @@ fn run(cli: &Cli) -> Result<u8> {
             no_relay,
         } => {
             let (invite, direct_only) = (invite.clone(), *no_relay);
-            network(net, move |seating, say| {
+            cli::net::network(net, move |seating, say| {
                 Box::pin(async move { armada::net::join(seating, &invite, direct_only, say).await })
             })
         }
@@ -256,9 +261,10 @@ fn run(cli: &Cli) -> Result<u8> {
                 Variant::Armada
             };
             let seed = seed.unwrap_or_else(rand::random);
-            run_demo(variant, seed, transcript.as_deref())?;
+            cli::demo::run_demo(variant, seed, transcript.as_deref())?;
             Ok(0)
         }
+        #[cfg(feature = "bench")]
         Command::BenchAi {
             level,
             versus,
@@ -266,7 +272,7 @@ fn run(cli: &Cli) -> Result<u8> {
             classic,
             seed,
             placement,
-        } => bench_ai(
+        } => cli::bench::bench_ai(
             *level,
             versus.as_deref(),
             *games,
@@ -301,350 +307,6 @@ fn table_settings(classic: Option<u8>, grace: u32) -> Result<armada_proto::Setti
         None => Variant::Armada,
     };
     Ok(armada::session::settings(variant, grace * 1000))
-}
-
-/// `armada bench-window`: the window's first frame, frames during an air strike,
-/// memory; the last line carries the figures.
-fn bench_window(fps: u32) -> Result<u8> {
-    let dir = tempfile::tempdir()?;
-    let store = armada::store::Store::open(Some(dir.path()))?;
-    let figures = armada::ui::bench(store, started(), fps)?;
-    let stats = |v: &[f64]| {
-        let mut sorted = v.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
-        (at(0.5), at(0.99))
-    };
-    let (cpu_p50, cpu_p99) = stats(&figures.frame_cpu_ms);
-    let (wall_p50, wall_p99) = stats(&figures.frame_wall_ms);
-    let (show_p50, show_p99) = stats(&figures.show_ms);
-    println!(
-        "fps={fps} frames={} first_frame_ms={:.0} frame_cpu_p50_ms={cpu_p50:.2} frame_cpu_p99_ms={cpu_p99:.2} \
-         frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} show_p50_ms={show_p50:.2} \
-         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0} weapons={}",
-        figures.frame_cpu_ms.len(),
-        figures.first_frame_ms,
-        figures.rss_mib,
-        figures.peak_rss_mib,
-        figures.weapons
-    );
-    Ok(0)
-}
-
-/// When the process started (as near as `main` knows).
-fn started() -> std::time::Instant {
-    *STARTED.get_or_init(std::time::Instant::now)
-}
-
-static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-
-/// `armada bench-ai`: one level alone, or two against each other.
-fn bench_ai(
-    level: Option<Level>,
-    versus: Option<&str>,
-    games: u32,
-    classic: bool,
-    seed: u64,
-    placement: Option<Level>,
-) -> Result<u8> {
-    let variant = if classic {
-        Variant::classic(10)?
-    } else {
-        Variant::Armada
-    };
-    anyhow::ensure!(games > 0, "--games must be at least 1");
-    match (level, versus) {
-        (Some(level), None) => {
-            bench_level(
-                level,
-                placement.unwrap_or(Level::Random),
-                variant,
-                games,
-                seed,
-            );
-        }
-        (None, Some(pair)) => {
-            let (a, b) = pair
-                .split_once(':')
-                .context("--match takes A:B, like hard:medium")?;
-            let levels = [
-                a.parse::<Level>().map_err(anyhow::Error::msg)?,
-                b.parse::<Level>().map_err(anyhow::Error::msg)?,
-            ];
-            bench_match(levels, variant, games, seed);
-        }
-        _ => anyhow::bail!("say --level L or --match A:B"),
-    }
-    Ok(0)
-}
-
-/// `armada lan`: the tables open on the LAN, one line each.
-fn lan(listen: &[libp2p::Multiaddr], wait: u64, data_dir: Option<&std::path::Path>) -> Result<u8> {
-    let store = armada::store::Store::open(data_dir)?;
-    let identity = store.identity()?;
-    let config = armada::net::Config {
-        listen: listen.to_vec(),
-        discovery: true,
-        ping_every: None,
-        relay: None,
-    };
-    let tables = tokio::runtime::Runtime::new()?.block_on(async {
-        let node = armada::net::Node::start(&identity, config).await?;
-        anyhow::Ok(armada::net::list_lan(&node, std::time::Duration::from_secs(wait)).await)
-    })?;
-    if tables.is_empty() {
-        emit("no open tables found on the LAN\n");
-    }
-    for (peer, offer) in tables {
-        let game = match offer.game {
-            armada_proto::GameKind::Armada => "Armada".to_string(),
-            armada_proto::GameKind::Classic { side } => format!("classic {side}×{side}"),
-        };
-        match offer.invite {
-            Some(invite) => emit(&format!("{game} table of {peer}: {}\n", invite.to_link())),
-            None => emit(&format!(
-                "{game} table of {peer}: ask the host for the invite\n"
-            )),
-        }
-    }
-    Ok(0)
-}
-
-fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {
-    let store = armada::store::Store::open(data_dir)?;
-    let identity = store.identity()?;
-    let mut say = |line: &str| emit(&format!("{line}\n"));
-    tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
-        &identity,
-        listen.to_vec(),
-        &mut say,
-    ))?;
-    Ok(0)
-}
-
-fn bench_net() -> Result<u8> {
-    let figures = tokio::runtime::Runtime::new()?.block_on(armada::net::bench_net())?;
-    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
-    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    emit(&format!(
-        "tcp_connect_ms={:.2} moves={}\nping_rtt_us={:.0} move_rtt_us={:.0} ratio={:.2} quic_connect_ms={:.2} game_ms={:.0}\n",
-        ms(figures.tcp_connect),
-        figures.moves,
-        us(figures.ping_rtt),
-        us(figures.move_rtt),
-        us(figures.move_rtt) / us(figures.ping_rtt).max(1.0),
-        ms(figures.quic_connect),
-        ms(figures.game),
-    ));
-    Ok(0)
-}
-
-/// Standard input, line by line, from a thread of its own (a blocking read must not
-/// hold up the table).
-fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
-    let (tx, rx) = tokio::sync::mpsc::channel(16);
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lines().map_while(Result::ok) {
-            if tx.blocking_send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-type Flow<'a> = std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<armada::net::TableOutcome>> + Send + 'a>,
->;
-
-/// Runs a network command on a tokio runtime, printing its lines as they come.
-fn network(
-    net: &NetArgs,
-    flow: impl for<'a> FnOnce(armada::net::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
-) -> Result<u8> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ARMADA_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-    // Without --bot a person plays, typing moves (a resumed table keeps the computer
-    // level saved with it).
-    let player = match net.bot {
-        Some(level) => armada::net::Player::bot(level, net.games),
-        None => armada::net::Player::Human(armada::net::Human::new(stdin_lines(), net.games)),
-    };
-    let seating = armada::net::Seating {
-        config: armada::net::Config {
-            listen: net.listen.clone(),
-            discovery: !net.no_discovery,
-            ping_every: None,
-            relay: net.relay.clone(),
-        },
-        store: armada::store::Store::open(net.data_dir.as_deref())?,
-        player,
-        watch: None,
-    };
-    let runtime = tokio::runtime::Runtime::new()?;
-    let mut say = |line: &str| emit(&format!("{line}\n"));
-    let outcome = runtime.block_on(flow(seating, &mut say))?;
-    let table = outcome.session.table();
-    let score = outcome.session.score();
-    emit(&format!(
-        "table over: {} game(s); score host {} – guest {}\n",
-        table.game_number().map_or(0, |n| n + 1),
-        f64::from(score[0]) / 2.0,
-        f64::from(score[1]) / 2.0
-    ));
-    Ok(u8::from(!outcome.finished))
-}
-
-fn run_demo(variant: Variant, seed: u64, transcript: Option<&std::path::Path>) -> Result<()> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut duet = Duet::new(variant)?;
-    anyhow::ensure!(duet.play_game(&mut rng), "the demo game stalled");
-    println!("Armada demo: {variant}, seed {seed}; the host moves first.");
-    let table = duet.host.table();
-    for (n, played) in table.history().iter().enumerate() {
-        println!("{:>4}. {:<5} {}", n + 1, played.seat, played.report);
-    }
-    let game = table.game().context("the game started")?;
-    for (seat, fleet) in [
-        (Seat::Host, duet.host.fleet()),
-        (Seat::Guest, duet.guest.fleet()),
-    ] {
-        let fleet = fleet.context("both fleets were placed")?;
-        println!("\nThe {seat}'s sea, as the {} left it:", seat.other());
-        print!("{}", render(Some(fleet), game.chart(seat.other())));
-    }
-    if let Some(ending) = game.ending() {
-        let winner = ending
-            .winner
-            .map_or_else(|| "nobody".to_owned(), |s| format!("the {s}"));
-        let why = match ending.reason {
-            EndReason::FleetSunk => "sank the whole enemy fleet",
-            EndReason::Resigned => "won by resignation",
-            EndReason::DrawAgreed => "agreed a draw",
-            EndReason::Forfeit => "won by forfeit",
-        };
-        println!(
-            "\n{} {why} after {} actions.",
-            capitalise(&winner),
-            game.actions()
-        );
-    }
-    match table.settled() {
-        Some(Verdict::Honest(_)) => println!("Both reveals check out: every answer was honest."),
-        other => println!("Verdict: {other:?}"),
-    }
-    if let Some(path) = transcript {
-        std::fs::write(path, table.transcript_file())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!(
-            "Transcript saved to {}; check it with `armada verify {}`.",
-            path.display(),
-            path.display()
-        );
-    }
-    Ok(())
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted.get(at).copied().unwrap_or(0.0)
-}
-
-/// The mean of `values` and its standard error.
-fn mean_se(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let sd = (values.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
-    (mean, sd / n.sqrt())
-}
-
-fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut shots = Vec::with_capacity(games as usize);
-    let mut turns = Vec::with_capacity(games as usize);
-    let mut times = Vec::new();
-    for _ in 0..games {
-        let fleet = placement.place(&variant.fleet(), &mut rng);
-        let mut game = SoloGame::new(variant, fleet);
-        while !game.is_over() {
-            let start = std::time::Instant::now();
-            let action = level.choose(&game.view(), &mut rng);
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-            game.play(action, &mut rng)
-                .expect("levels only choose legal actions");
-        }
-        shots.push(f64::from(game.actions()));
-        turns.push(f64::from(game.turns()));
-    }
-    let (turns_mean, turns_se) = mean_se(&turns);
-    let (mean, se) = mean_se(&shots);
-    shots.sort_by(f64::total_cmp);
-    times.sort_by(f64::total_cmp);
-    println!(
-        "{variant}: median {} shots, p90 {} shots; {turns_mean:.2} ± {turns_se:.2} turns (actions that passed the turn)",
-        percentile(&shots, 0.5),
-        percentile(&shots, 0.9)
-    );
-    println!(
-        "level={level} games={games} mean_shots={mean:.2} se={se:.2} p50_ms={:.3} p99_ms={:.3}",
-        percentile(&times, 0.5),
-        percentile(&times, 0.99)
-    );
-}
-
-fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut wins, mut losses, draws) = (0u32, 0u32, 0u32);
-    for game in 0..games {
-        // Seats alternate: A is the host (and moves first) in even games.
-        let a = if game % 2 == 0 {
-            Seat::Host
-        } else {
-            Seat::Guest
-        };
-        let seated = if a == Seat::Host {
-            levels
-        } else {
-            [levels[1], levels[0]]
-        };
-        let fleets = seated.map(|level| level.place(&variant.fleet(), &mut rng));
-        let record = play_levels(variant, seated, Seat::Host, fleets, &mut rng);
-        match record.game.ending().and_then(|e| e.winner) {
-            Some(w) if w == a => wins += 1,
-            Some(_) => losses += 1,
-            None => {}
-        }
-    }
-    let rate = f64::from(wins) / f64::from(games);
-    let margin = 1.96 * (rate * (1.0 - rate) / f64::from(games)).sqrt();
-    println!(
-        "{variant}: 95% interval for the win rate {:.3}–{:.3}",
-        rate - margin,
-        rate + margin
-    );
-    println!(
-        "match={}:{} games={games} wins={wins} losses={losses} draws={draws} win_rate={rate:.3}",
-        levels[0], levels[1]
-    );
-}
-
-/// Writes to standard output; a reader that went away (`| head`) is not an error.
-fn emit(text: &str) {
-    use std::io::Write as _;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -91,50 +91,7 @@ impl PeerKey {
     pub fn check(&self, frame: &Frame) -> bool {
         debug_assert_eq!(frame.signature.len(), SIGNATURE_LEN);
         let message = signed_bytes(frame.body_bytes());
-        #[cfg(fuzzing)]
-        return memo::check(&self.0, &message, &frame.signature);
-        #[cfg(not(fuzzing))]
         self.0.verify(&message, &frame.signature)
-    }
-}
-
-/// Only in fuzz builds (`--cfg fuzzing`): the answers of signature checks already
-/// made. A fuzz run checks the same frames again and again (on receipt, on restoring
-/// a snapshot, when verifying each side's transcript, and across inputs that share
-/// a prefix), and the curve arithmetic was most of its time. A check is a pure
-/// function of the key, the signed bytes and the signature, so a remembered answer
-/// is the answer; the tests and every other build always compute it.
-#[cfg(fuzzing)]
-mod memo {
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-
-    use libp2p_identity::ed25519;
-
-    /// Answers kept at most; the memo starts again empty past that.
-    const MAX: usize = 1 << 16;
-
-    thread_local! {
-        /// By key, then the signature followed by the signed bytes.
-        static CHECKED: RefCell<HashMap<([u8; 32], Vec<u8>), bool>> = RefCell::new(HashMap::new());
-    }
-
-    pub(super) fn check(key: &ed25519::PublicKey, message: &[u8], signature: &[u8]) -> bool {
-        let mut bytes = Vec::with_capacity(signature.len() + message.len());
-        bytes.extend_from_slice(signature);
-        bytes.extend_from_slice(message);
-        let entry = (key.to_bytes(), bytes);
-        if let Some(answer) = CHECKED.with_borrow(|memo| memo.get(&entry).copied()) {
-            return answer;
-        }
-        let answer = key.verify(message, signature);
-        CHECKED.with_borrow_mut(|memo| {
-            if memo.len() >= MAX {
-                memo.clear();
-            }
-            memo.insert(entry, answer);
-        });
-        answer
     }
 }
 

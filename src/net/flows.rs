@@ -428,7 +428,8 @@ pub async fn resume(
 const TELL_GONE_MS: u64 = 30_000;
 
 /// Reaches the other player as the table's seat would (the host listens where it
-/// did, the guest dials) and sends it [`proto::Wire::Gone`].
+/// did, the guest dials) and sends it [`proto::Wire::Gone`], until the other side
+/// shows it heard: it played the stream (its sync came) and then closed it.
 async fn tell_gone(
     seating: &Seating,
     identity: &crate::fair::sign::Identity,
@@ -439,37 +440,54 @@ async fn tell_gone(
 ) -> anyhow::Result<()> {
     use futures::SinkExt;
     let mut config = seating.config.clone();
-    let stream = if host {
-        let mut listen = addrs;
+    if host {
+        let mut listen = addrs.clone();
         listen.append(&mut config.listen);
         config.listen = listen;
-        let node = Node::start(identity, config).await?;
-        let mut incoming = node
-            .control()
-            .accept(GAME_PROTOCOL)
-            .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
-        loop {
-            let (from, stream) = incoming.next().await.context("the network stopped")?;
-            if from == peer {
-                break stream;
-            }
-        }
+    }
+    let node = Node::start(identity, config).await?;
+    let mut incoming = if host {
+        Some(
+            node.control()
+                .accept(GAME_PROTOCOL)
+                .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?,
+        )
     } else {
-        let node = Node::start(identity, config).await?;
-        let mut quiet = |_: &str| {};
-        loop {
-            match connect(&node, peer, &addrs, &mut quiet).await {
-                Ok(stream) => break stream,
-                Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
-            }
-        }
+        None
     };
-    let mut framed = framed(stream);
-    let reason = "its saved table is damaged";
-    let gone = Session::gone_wire(damaged.table, reason);
-    framed.send(Bytes::from(gone)).await?;
-    SinkExt::<Bytes>::close(&mut framed).await?;
-    Ok(())
+    let gone = Bytes::from(Session::gone_wire(
+        damaged.table,
+        "its saved table is damaged",
+    ));
+    loop {
+        let stream = if let Some(incoming) = &mut incoming {
+            let (from, stream) = incoming.next().await.context("the network stopped")?;
+            if from != peer {
+                continue;
+            }
+            stream
+        } else {
+            let Ok(stream) = connect(&node, peer, &addrs, &mut |_: &str| {}).await else {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                continue;
+            };
+            stream
+        };
+        let mut framed = framed(stream);
+        if framed.send(gone.clone()).await.is_err() {
+            continue;
+        }
+        // Heard: the other side played this stream (anything came) and closed it.
+        let mut played = false;
+        while let Some(Ok(_)) = framed.next().await {
+            played = true;
+        }
+        if played {
+            let _ = SinkExt::<Bytes>::close(&mut framed).await;
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 }
 
 /// Says each event worth a line; for a person, also both boards after every action.

@@ -5,6 +5,7 @@
 //! state machine; this module moves its bytes, keeps its clock, saves it through
 //! [`crate::store`] after every message, and never decides anything about the game.
 
+#[cfg(feature = "bench")]
 mod bench;
 mod flows;
 mod lan;
@@ -14,6 +15,7 @@ mod relay;
 mod table;
 mod watch;
 
+#[cfg(feature = "bench")]
 pub use bench::{NetFigures, bench_net};
 pub use flows::{Seating, describe, host, join, resume};
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};

@@ -231,6 +231,11 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
         if sent {
             continue;
         }
+        if seat.session.peer_gone().is_some() {
+            // Closing tells the other side its word was heard.
+            let _ = SinkExt::<Bytes>::close(&mut framed).await;
+            return Ok(Ended::Link("the other player cannot go on".into()));
+        }
         if let Some(key) = seat.session.table().key(me.other())
             && !is_peer(&key, &peer)
         {

@@ -305,6 +305,7 @@ impl Armada {
         self.play.as_ref().map(|p| p.driver.session())
     }
 
+    #[cfg(feature = "bench")]
     /// For the window benchmark: opens a game against the easy computer with the
     /// fleet placed automatically and the game started.
     pub fn bench_open(&mut self, now: Millis) {
@@ -318,6 +319,7 @@ impl Armada {
         }
     }
 
+    #[cfg(feature = "bench")]
     /// For the window benchmark: fires an air strike (or, with none left, a torpedo)
     /// at the first legal place if it is the player's move and no animation runs;
     /// whether it fired.

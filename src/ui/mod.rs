@@ -5,6 +5,8 @@
 //! proofs and verdicts come from the session, computer moves from [`crate::bot`].
 
 mod app;
+#[cfg(feature = "bench")]
+mod bench;
 mod board;
 mod draft;
 mod i18n;
@@ -12,6 +14,8 @@ mod local;
 mod remote;
 
 pub use app::{Armada, Mode, Prefs};
+#[cfg(feature = "bench")]
+pub use bench::{WindowFigures, bench};
 pub use draft::{Draft, Problem};
 pub use i18n::{Arg, Lang, Text, message_ids};
 pub use local::{Local, THINK_MS};
@@ -47,115 +51,6 @@ pub fn run(store: Option<crate::store::Store>) -> u8 {
             2
         }
     }
-}
-
-/// What `armada bench-window` measured.
-#[derive(Clone, Debug, Default)]
-pub struct WindowFigures {
-    /// From the start of the process to the end of the first frame.
-    pub first_frame_ms: f64,
-    /// eframe's CPU time per frame while air strikes' shells fall and torpedoes run.
-    pub frame_cpu_ms: Vec<f64>,
-    /// Wall time between those frames (the software renderer included).
-    pub frame_wall_ms: Vec<f64>,
-    /// Of each frame, the time the window's own code took (drawing the screens).
-    pub show_ms: Vec<f64>,
-    pub rss_mib: f64,
-    pub peak_rss_mib: f64,
-    /// Weapons fired (air strikes, then torpedoes): 4 when the run went to its end.
-    pub weapons: u32,
-}
-
-/// Opens the real window, plays a game against the computer far enough for both air
-/// strikes and both torpedoes, and measures the first frame, each frame while the
-/// shells fall, and the resident memory; then closes the window. Frames start `fps`
-/// times a second, as a display's refresh would pace them; with 0 each frame starts
-/// as soon as the last one ends (on a server without vsync, such as Xvfb, the
-/// renderer then still draws one frame while the window builds the next).
-pub fn bench(
-    store: crate::store::Store,
-    started: std::time::Instant,
-    fps: u32,
-) -> anyhow::Result<WindowFigures> {
-    let period = (fps > 0).then(|| std::time::Duration::from_secs(1) / fps);
-    let figures = std::sync::Arc::new(std::sync::Mutex::new(WindowFigures::default()));
-    let out = figures.clone();
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Armada — benchmark")
-            .with_inner_size([1100.0, 760.0]),
-        ..Default::default()
-    };
-    let clock = std::time::Instant::now();
-    let mut armada = Armada::new(Some(store)).on_cleared_window();
-    let mut frame_no = 0u64;
-    let mut strikes = 0;
-    let mut last = std::time::Instant::now();
-    let mut next_frame = std::time::Instant::now();
-    let result = run_native("Armada benchmark", options, move |ui, frame| {
-        let begun = std::time::Instant::now();
-        let now = clock.elapsed().as_millis() as crate::session::Millis;
-        let animating = armada.animating();
-        armada.show(ui, now);
-        let show_ms = begun.elapsed().as_secs_f64() * 1000.0;
-        let mut f = out
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        frame_no += 1;
-        if frame_no == 1 {
-            f.first_frame_ms = started.elapsed().as_secs_f64() * 1000.0;
-            armada.bench_open(now);
-        } else if animating {
-            if let Some(cpu) = frame.info().cpu_usage {
-                f.frame_cpu_ms.push(f64::from(cpu) * 1000.0);
-            }
-            f.frame_wall_ms.push(last.elapsed().as_secs_f64() * 1000.0);
-            f.show_ms.push(show_ms);
-        } else if strikes < 4 && armada.bench_air_strike(now) {
-            strikes += 1;
-        }
-        last = std::time::Instant::now();
-        let done = strikes == 4 && !armada.animating();
-        if done || clock.elapsed() > std::time::Duration::from_mins(1) {
-            let (rss, peak) = memory();
-            f.rss_mib = rss;
-            f.peak_rss_mib = peak;
-            f.weapons = strikes;
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-        }
-        match period {
-            // The next frame one period after this one began (or at once if late).
-            Some(period) => {
-                next_frame = (next_frame + period).max(begun);
-                let wait = next_frame.saturating_duration_since(std::time::Instant::now());
-                ui.ctx().request_repaint_after(wait);
-            }
-            None => ui.ctx().request_repaint(),
-        }
-    });
-    result.map_err(|e| anyhow::anyhow!("cannot open a window: {e}"))?;
-    let figures = figures
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
-    anyhow::ensure!(
-        !figures.frame_cpu_ms.is_empty(),
-        "no weapon was animated before the time ran out"
-    );
-    Ok(figures)
-}
-
-/// Resident and peak resident memory of this process in MiB (Linux; zero elsewhere).
-fn memory() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-            .map_or(0.0, |kib| kib / 1024.0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }
 
 /// Runs `ui` each frame in a native window that clears to the panel colour (so
