@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use crate::ai::Level;
-use crate::bot::Bot;
+use crate::driver::Bot;
 use crate::fair::sign::Identity;
 use crate::fair::table::{Note, Rejected, Verdict};
 use crate::fair::verify::{Outcome, Report, verify};

@@ -3,8 +3,8 @@
 //! See ARCHITECTURE.md for the map of modules and what each must never do.
 
 pub mod ai;
-pub mod bot;
 pub mod demo;
+pub mod driver;
 pub mod fair;
 #[cfg(feature = "harness")]
 pub mod fuzz;

@@ -225,7 +225,7 @@ fn run(cli: &Cli) -> Result<u8> {
         } => {
             let settings = table_settings(*classic, *grace)?;
             cli::net::network(net, |seating, say| {
-                Box::pin(armada::net::host(seating, settings, !*no_timer, *lan, say))
+                Box::pin(armada::driver::host(seating, settings, !*no_timer, *lan, say))
             })
         }
         #[cfg(feature = "bench")]
@@ -236,7 +236,7 @@ fn run(cli: &Cli) -> Result<u8> {
         Command::Resume { net, table } => {
             let table = table.clone();
             cli::net::network(net, move |seating, say| {
-                Box::pin(async move { armada::net::resume(seating, table.as_deref(), say).await })
+                Box::pin(async move { armada::driver::resume(seating, table.as_deref(), say).await })
             })
         }
         Command::Join {
@@ -246,7 +246,7 @@ fn run(cli: &Cli) -> Result<u8> {
         } => {
             let (invite, direct_only) = (invite.clone(), *no_relay);
             cli::net::network(net, move |seating, say| {
-                Box::pin(async move { armada::net::join(seating, &invite, direct_only, say).await })
+                Box::pin(async move { armada::driver::join(seating, &invite, direct_only, say).await })
             })
         }
         Command::Demo {

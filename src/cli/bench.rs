@@ -81,7 +81,7 @@ pub fn bench_ai(
 
 /// `armada bench-net`.
 pub fn bench_net() -> Result<u8> {
-    let figures = tokio::runtime::Runtime::new()?.block_on(armada::net::bench_net())?;
+    let figures = tokio::runtime::Runtime::new()?.block_on(armada::driver::bench_net())?;
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     emit(&format!(

@@ -21,7 +21,7 @@ pub fn lan(
         relay: None,
     };
     let tables = tokio::runtime::Runtime::new()?.block_on(async {
-        let node = armada::net::Node::start(&identity, config).await?;
+        let node = armada::net::Node::start(&identity.keypair(), config).await?;
         anyhow::Ok(armada::net::list_lan(&node, std::time::Duration::from_secs(wait)).await)
     })?;
     if tables.is_empty() {
@@ -45,11 +45,11 @@ pub fn lan(
 pub fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {
     let store = armada::store::Store::open(data_dir)?;
     let identity = store.identity()?;
-    let mut say = |line: &str| emit(&format!("{line}\n"));
+    let mut serving = |address: &libp2p::Multiaddr| emit(&format!("relay at {address}\n"));
     tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
-        &identity,
+        &identity.keypair(),
         listen.to_vec(),
-        &mut say,
+        &mut serving,
     ))?;
     Ok(0)
 }
@@ -69,13 +69,13 @@ fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
 }
 
 pub type Flow<'a> = std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<armada::net::TableOutcome>> + Send + 'a>,
+    Box<dyn std::future::Future<Output = Result<armada::driver::TableOutcome>> + Send + 'a>,
 >;
 
 /// Runs a network command on a tokio runtime, printing its lines as they come.
 pub fn network(
     net: &NetArgs,
-    flow: impl for<'a> FnOnce(armada::net::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
+    flow: impl for<'a> FnOnce(armada::driver::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
 ) -> Result<u8> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -87,10 +87,10 @@ pub fn network(
     // Without --bot a person plays, typing moves (a resumed table keeps the computer
     // level saved with it).
     let player = match net.bot {
-        Some(level) => armada::net::Player::bot(level, net.games),
-        None => armada::net::Player::Human(armada::net::Human::new(stdin_lines(), net.games)),
+        Some(level) => armada::driver::Player::bot(level, net.games),
+        None => armada::driver::Player::Human(armada::driver::Human::new(stdin_lines(), net.games)),
     };
-    let seating = armada::net::Seating {
+    let seating = armada::driver::Seating {
         config: armada::net::Config {
             listen: net.listen.clone(),
             discovery: !net.no_discovery,

@@ -17,7 +17,7 @@ pub const LAN_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/lan/1");
 fn framed(
     stream: libp2p::Stream,
 ) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
-    super::table::framed(stream, MAX_INVITE)
+    super::framed(stream, MAX_INVITE)
 }
 
 /// Answers every LAN query with `offer`, until the node stops.

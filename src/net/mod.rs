@@ -1,34 +1,37 @@
-//! Network play over libp2p: a node that owns the swarm, and a table played over one
-//! long-lived game stream.
+//! libp2p: a node whose one task owns the swarm, the LAN answer and listing, the relay
+//! server; it moves framed bytes between peers and reports connections.
 //!
-//! Architecture invariant: a thin shell. The game's logic is the [`crate::session`]
-//! state machine; this module moves its bytes, keeps its clock, saves it through
-//! [`crate::store`] after every message, and never decides anything about the game.
+//! Architecture invariant: knows libp2p and `armada-proto`, nothing of games: no
+//! session, no store, no rules, no text for a terminal. `crate::driver` plays tables
+//! over the streams it opens.
 
-#[cfg(feature = "bench")]
-mod bench;
-mod flows;
 mod lan;
 mod node;
-mod player;
 mod relay;
-mod table;
-mod watch;
 
-#[cfg(feature = "bench")]
-pub use bench::{NetFigures, bench_net};
-pub use flows::{Seating, describe, host, join, resume};
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
 pub use node::{
     Config, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER, MAX_STREAMS, Node, Route,
     Routes, is_relayed,
 };
-pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
 pub use relay::{relay_config, run_relay};
-pub use table::{Clock, Ended, Side, TableOutcome, play_table};
-pub use watch::{Link, Update, Watch};
 
 use libp2p::StreamProtocol;
+use tokio_util::codec::{Framed, LengthDelimitedCodec};
+use tokio_util::compat::{Compat, FuturesAsyncReadCompatExt as _};
 
 /// The protocol of a table's game stream.
 pub const GAME_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/game/1");
+
+/// A stream as length-delimited messages of at most `max` bytes (checked before a
+/// message is buffered).
+pub fn framed(
+    stream: libp2p::Stream,
+    max: usize,
+) -> Framed<Compat<libp2p::Stream>, LengthDelimitedCodec> {
+    let codec = LengthDelimitedCodec::builder()
+        .max_frame_length(max)
+        .new_codec();
+    Framed::new(stream.compat(), codec)
+}
+

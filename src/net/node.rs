@@ -14,7 +14,7 @@ use libp2p::{
 };
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::fair::sign::Identity;
+use libp2p::identity::Keypair;
 
 /// How a node listens and finds peers.
 #[derive(Clone, Debug, Default)]
@@ -166,9 +166,9 @@ impl std::fmt::Debug for Node {
 }
 
 impl Node {
-    /// Starts a node with `identity` (its ed25519 key is the peer id) and waits until
-    /// it listens on every requested address.
-    pub async fn start(identity: &Identity, config: Config) -> anyhow::Result<Self> {
+    /// Starts a node with `identity` (its key is the peer id) and waits until it
+    /// listens on every requested address.
+    pub async fn start(identity: &Keypair, config: Config) -> anyhow::Result<Self> {
         let mut swarm = build(
             identity,
             config.discovery,
@@ -337,11 +337,11 @@ impl Node {
 }
 
 fn build(
-    identity: &Identity,
+    identity: &Keypair,
     discovery: bool,
     ping_every: Duration,
 ) -> anyhow::Result<Swarm<Behaviour>> {
-    let swarm = libp2p::SwarmBuilder::with_existing_identity(identity.keypair())
+    let swarm = libp2p::SwarmBuilder::with_existing_identity(identity.clone())
         .with_tokio()
         .with_tcp(
             tcp::Config::default().nodelay(true),

@@ -14,7 +14,7 @@ use futures::StreamExt as _;
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
 use libp2p::{Multiaddr, identify, multiaddr::Protocol, noise, ping, relay, tcp};
 
-use crate::fair::sign::Identity;
+use libp2p::identity::Keypair;
 
 #[derive(NetworkBehaviour)]
 struct Behaviour {
@@ -38,14 +38,14 @@ pub fn relay_config() -> relay::Config {
     }
 }
 
-/// Runs a relay on `listen` until the process ends; `say` gets each address to give
-/// to players (`--relay ADDR`).
+/// Runs a relay on `listen` until the process ends; `serving` gets each address to
+/// give to players (`--relay ADDR`).
 pub async fn run_relay(
-    identity: &Identity,
+    identity: &Keypair,
     listen: Vec<Multiaddr>,
-    say: &mut (dyn FnMut(&str) + Send),
+    serving: &mut (dyn FnMut(&Multiaddr) + Send),
 ) -> anyhow::Result<()> {
-    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(identity.keypair())
+    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(identity.clone())
         .with_tokio()
         .with_tcp(
             tcp::Config::default().nodelay(true),
@@ -90,7 +90,7 @@ pub async fn run_relay(
             SwarmEvent::NewListenAddr { address, .. } => {
                 // A relay serves only at addresses it knows to be reachable: its own.
                 swarm.add_external_address(address.clone());
-                say(&format!("relay at {}", address.with(Protocol::P2p(me))));
+                serving(&address.with(Protocol::P2p(me)));
             }
             SwarmEvent::Behaviour(BehaviourEvent::Relay(event)) => {
                 tracing::info!(?event, "relay");

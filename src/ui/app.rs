@@ -8,8 +8,8 @@ use egui::{Color32, Id, Key};
 use super::board::{self, Look, Overlay};
 use super::draft::{Draft, Problem};
 use super::i18n::{Arg, Lang, Text};
-use super::local::Local;
-use super::remote::Remote;
+use crate::driver::Local;
+use crate::driver::Remote;
 use crate::ai::Level;
 use crate::fair::table::Note;
 use crate::rules::{
@@ -644,7 +644,7 @@ impl Armada {
                 .map(|runtime| {
                     runtime.block_on(async move {
                         let identity = crate::fair::sign::Identity::generate();
-                        let Ok(node) = crate::net::Node::start(&identity, config).await else {
+                        let Ok(node) = crate::net::Node::start(&identity.keypair(), config).await else {
                             return Vec::new();
                         };
                         crate::net::list_lan(&node, std::time::Duration::from_secs(3))
@@ -985,8 +985,9 @@ impl Driver {
 }
 
 /// The connection's state in words.
-fn link_line(t: &Text, link: Option<&crate::net::Link>) -> String {
-    use crate::net::{Link, Route};
+fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String {
+    use crate::driver::Link;
+    use crate::net::Route;
     t.get(match link {
         None | Some(Link::Connecting) => "link-connecting",
         Some(Link::Waiting) => "link-waiting",

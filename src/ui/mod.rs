@@ -10,16 +10,12 @@ mod bench;
 mod board;
 mod draft;
 mod i18n;
-mod local;
-mod remote;
 
 pub use app::{Armada, Mode, Prefs};
 #[cfg(feature = "bench")]
 pub use bench::{WindowFigures, bench};
 pub use draft::{Draft, Problem};
 pub use i18n::{Arg, Lang, Text, message_ids};
-pub use local::{Local, THINK_MS};
-pub use remote::Remote;
 
 /// Opens the window and runs it until it is closed; the exit code. Where no window
 /// can be opened, says so in one line and points to the terminal commands.

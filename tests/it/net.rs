@@ -232,7 +232,7 @@ fn a_hello_signed_by_a_key_that_is_not_the_senders_identity_is_refused() {
             listen: vec![listen.parse().unwrap()],
             ..Config::default()
         };
-        let node = Node::start(&Identity::generate(), config).await.unwrap();
+        let node = Node::start(&Identity::generate().keypair(), config).await.unwrap();
         node.dial(host_peer, host_addrs).await.unwrap();
         let stream = node
             .control()
@@ -536,7 +536,8 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
 #[test]
 fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
     use armada::fair::sign::Identity;
-    use armada::net::{Clock, Config, Ended, Node, Player, play_table};
+    use armada::driver::{Clock, Ended, Player, play_table};
+    use armada::net::{Config, Node};
     use armada::session::Session;
     use futures::{SinkExt as _, StreamExt as _};
     use tokio_util::bytes::Bytes;
@@ -550,8 +551,8 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             ..Config::default()
         };
         let (host_id, guest_id) = (Identity::generate(), Identity::generate());
-        let host = Node::start(&host_id, config()).await.unwrap();
-        let guest = Node::start(&guest_id, config()).await.unwrap();
+        let host = Node::start(&host_id.keypair(), config()).await.unwrap();
+        let guest = Node::start(&guest_id.keypair(), config()).await.unwrap();
         let mut incoming = host.control().accept(armada::net::GAME_PROTOCOL).unwrap();
         guest
             .dial(host.peer_id(), host.listeners().await)
@@ -579,7 +580,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
             .await
             .unwrap();
         let (_, host_stream) = accepted.unwrap();
-        let mut side = armada::net::Side {
+        let mut side = armada::driver::Side {
             session: &mut host_session,
             player: &mut host_player,
             store: None,
@@ -608,7 +609,7 @@ fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
         let (stream, accepted) = tokio::join!(stream, incoming.next());
         let mut guest_player = Player::bot(armada::ai::Level::Easy, 1);
         let mut guest_rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(4);
-        let mut guest_side = armada::net::Side {
+        let mut guest_side = armada::driver::Side {
             session: &mut guest_session,
             player: &mut guest_player,
             store: None,
@@ -841,7 +842,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     let (mut strangers, mut held) = (Vec::new(), Vec::new());
     for _ in 0..6 {
         let node = runtime
-            .block_on(Node::start(&Identity::generate(), config()))
+            .block_on(Node::start(&Identity::generate().keypair(), config()))
             .unwrap();
         // The flood's sockets are closed by now, but the host may not have seen
         // every one of them go yet: until it has, its pending slots are full and a
@@ -874,7 +875,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     let knocked = knocks.clone();
     let knocker = runtime.spawn(async move {
         while !knocking.load(Ordering::Relaxed) {
-            let node = Node::start(&Identity::generate(), config()).await.unwrap();
+            let node = Node::start(&Identity::generate().keypair(), config()).await.unwrap();
             if node.dial(host_peer, vec![host_addr.clone()]).await.is_ok()
                 && let Ok(mut stream) = node.control().open_stream(host_peer, GAME_PROTOCOL).await
             {

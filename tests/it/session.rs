@@ -460,7 +460,7 @@ mod leaving {
             );
             assert_eq!(pair.guest.save(), before, "{what} changed nothing");
         }
-        let mut bot = armada::bot::Bot::new(armada::ai::Level::Random, 5);
+        let mut bot = armada::driver::bot::Bot::new(armada::ai::Level::Random, 5);
         assert!(bot.next(&pair.guest, &mut pair.rng).is_none());
         assert!(pair.guest.poll_transmit().is_none(), "nothing sent");
     }

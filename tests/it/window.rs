@@ -10,7 +10,8 @@ use armada::fair::sign::Identity;
 use armada::fair::table::{Note, Verdict};
 use armada::rules::{Coord, Dir, Placer, Ship, Variant};
 use armada::session::{Command, Event, Millis};
-use armada::ui::{Armada, Draft, Lang, Local, Problem, Text, message_ids};
+use armada::driver::Local;
+use armada::ui::{Armada, Draft, Lang, Problem, Text, message_ids};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
@@ -527,7 +528,7 @@ fn a_draft_refuses_touching_overlapping_and_off_board_ships() {
 #[test]
 fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
     let mut local = Local::new(Identity::generate(), Level::Medium, Variant::Armada).unwrap();
-    let mut me = armada::bot::Bot::new(Level::Easy, 2);
+    let mut me = armada::driver::bot::Bot::new(Level::Easy, 2);
     let mut rng = rand::rng();
     let mut now: Millis = 0;
     let (mut games, mut starts) = (0, 0);
@@ -539,7 +540,7 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
             }
             me.observe(armada::rules::Seat::Host, &event);
         }
-        if armada::bot::played(local.session(), 2) {
+        if armada::driver::bot::played(local.session(), 2) {
             break;
         }
         if let Some(command) = me.next(local.session(), &mut rng) {
@@ -551,7 +552,7 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
         now += 100;
         local.tick(now);
     }
-    assert!(armada::bot::played(local.session(), 2), "two games played");
+    assert!(armada::driver::bot::played(local.session(), 2), "two games played");
     assert_eq!(games, 1);
     assert_eq!(starts, 2, "each game started once, without the timer");
     assert!(matches!(

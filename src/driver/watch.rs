@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use super::Route;
+use crate::net::Route;
 use crate::session::{Event, Session};
 
 /// One thing the window learns about its table.

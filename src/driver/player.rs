@@ -4,7 +4,7 @@
 use tokio::sync::mpsc;
 
 use crate::ai::Level;
-use crate::bot::Bot;
+use super::bot::Bot;
 use crate::rules::{Action, Seat};
 use crate::session::{Command, Event, Session};
 
@@ -116,7 +116,7 @@ impl Player {
     pub fn done(&self, session: &Session) -> bool {
         match self {
             Self::Bot(bot) => bot.done(session),
-            Self::Human(human) => human.quit || crate::bot::played(session, human.games),
+            Self::Human(human) => human.quit || super::bot::played(session, human.games),
             // A person in the window plays on until they leave the table.
             Self::Window(window) => window.quit,
         }

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use rand::SeedableRng as _;
 
 use crate::ai::Level;
-use crate::bot::Bot;
+use super::bot::Bot;
 use crate::fair::secret::{EntropyError, Secret};
 use crate::fair::sign::Identity;
 use crate::rules::Variant;

@@ -9,7 +9,8 @@ use futures::StreamExt as _;
 use rand::SeedableRng as _;
 
 use super::table::{Clock, Ended, Side};
-use super::{Config, GAME_PROTOCOL, Node, Player, play_table};
+use super::{Player, play_table};
+use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::ai::Level;
 use crate::fair::sign::Identity;
 use crate::fair::table::Note;
@@ -42,11 +43,11 @@ fn median(mut values: Vec<Duration>) -> Duration {
 
 /// Connect time: a fresh node dials the listener `connects` times.
 async fn connect_time(transport: &str, connects: usize) -> anyhow::Result<Duration> {
-    let listener = Node::start(&Identity::generate(), loopback(transport)).await?;
+    let listener = Node::start(&Identity::generate().keypair(), loopback(transport)).await?;
     let addrs = listener.listeners().await;
     let mut times = Vec::new();
     for _ in 0..connects {
-        let dialer = Node::start(&Identity::generate(), loopback(transport)).await?;
+        let dialer = Node::start(&Identity::generate().keypair(), loopback(transport)).await?;
         let start = Instant::now();
         dialer.dial(listener.peer_id(), addrs.clone()).await?;
         times.push(start.elapsed());
@@ -59,8 +60,8 @@ async fn connect_time(transport: &str, connects: usize) -> anyhow::Result<Durati
 async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)> {
     let host_id = Identity::generate();
     let guest_id = Identity::generate();
-    let host = Node::start(&host_id, loopback("/ip4/127.0.0.1/tcp/0")).await?;
-    let guest = Node::start(&guest_id, loopback("/ip4/127.0.0.1/tcp/0")).await?;
+    let host = Node::start(&host_id.keypair(), loopback("/ip4/127.0.0.1/tcp/0")).await?;
+    let guest = Node::start(&guest_id.keypair(), loopback("/ip4/127.0.0.1/tcp/0")).await?;
     let mut incoming = host
         .control()
         .accept(GAME_PROTOCOL)

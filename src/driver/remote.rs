@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::net::{Config, Link, Player, Seating, Update, Watch, WindowSide};
+use super::{Link, Player, Seating, Update, Watch, WindowSide};
+use crate::net::Config;
 use crate::session::{Command, CommandError, Event, Millis, Session};
 use crate::store::Store;
 
@@ -102,14 +103,14 @@ impl Remote {
                         let table = async {
                             match start {
                                 Start::Host(settings, timer) => {
-                                    crate::net::host(seating, settings, timer, false, &mut say)
+                                    super::host(seating, settings, timer, false, &mut say)
                                         .await
                                 }
                                 Start::Join(invite) => {
-                                    crate::net::join(seating, &invite, false, &mut say).await
+                                    super::join(seating, &invite, false, &mut say).await
                                 }
                                 Start::Resume(id) => {
-                                    crate::net::resume(seating, Some(&id), &mut say).await
+                                    super::resume(seating, Some(&id), &mut say).await
                                 }
                             }
                         };

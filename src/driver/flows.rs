@@ -12,7 +12,8 @@ use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 
 use super::table::{Clock, Ended, Side, is_peer};
-use super::{Config, GAME_PROTOCOL, Node, Player, TableOutcome, play_table};
+use super::{Player, TableOutcome, play_table};
+use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::ai::Level;
 use crate::fair::secret::Secret;
 use crate::fair::table::{Note, Verdict};
@@ -65,7 +66,7 @@ enum Reach {
 fn framed(
     stream: libp2p::Stream,
 ) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
-    super::table::framed(stream, proto::MAX_WIRE)
+    crate::net::framed(stream, proto::MAX_WIRE)
 }
 
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
@@ -82,7 +83,7 @@ pub async fn host(
         "--lan needs discovery (mDNS): drop --no-discovery"
     );
     let identity = seating.store.identity()?;
-    let node = Node::start(&identity, seating.config.clone()).await?;
+    let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
     let mut session = Session::host(identity, secret, settings).with_timer(timer);
     let listening = node.listeners().await;
@@ -101,7 +102,7 @@ pub async fn host(
     };
     if seating.config.discovery {
         // Peers on the LAN that ask see the table; with --lan they get the invite too.
-        super::serve_lan(
+        crate::net::serve_lan(
             &node,
             &proto::LanOffer {
                 version: 1,
@@ -289,12 +290,12 @@ pub async fn join(
         .collect::<Result<Vec<_>, _>>()
         .context("an address in the invite is malformed")?;
     if direct_only {
-        addrs.retain(|a| !super::is_relayed(a));
+        addrs.retain(|a| !crate::net::is_relayed(a));
     }
     anyhow::ensure!(!addrs.is_empty(), "the invite has no address to dial");
     let identity = seating.store.identity()?;
     seating.tell(super::Update::Link(super::Link::Connecting));
-    let node = Node::start(&identity, seating.config.clone()).await?;
+    let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let stream = connect(&node, peer, &addrs, say)
         .await
         .context("cannot reach the host")?;
@@ -319,7 +320,7 @@ async fn connect(
 ) -> anyhow::Result<libp2p::Stream> {
     // The route of the connection the dial made, not the route now: hole punching
     // may already have replaced a relayed connection.
-    if let super::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await? {
+    if let crate::net::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await? {
         say("reached the host through a relay; trying for a direct connection");
         let punched =
             tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer)).await;
@@ -410,7 +411,7 @@ pub async fn resume(
         let mut listen = addrs;
         listen.append(&mut seating.config.listen);
         seating.config.listen = listen;
-        let node = Node::start(&identity, seating.config.clone()).await?;
+        let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
         let incoming = node
             .control()
             .accept(GAME_PROTOCOL)
@@ -418,7 +419,7 @@ pub async fn resume(
         let reach = Reach::Host(incoming);
         run(session, Table { node, peer, reach }, None, seating, say).await
     } else {
-        let node = Node::start(&identity, seating.config.clone()).await?;
+        let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
         let reach = Reach::Guest(addrs);
         run(session, Table { node, peer, reach }, None, seating, say).await
     }
@@ -445,7 +446,7 @@ async fn tell_gone(
         listen.append(&mut config.listen);
         config.listen = listen;
     }
-    let node = Node::start(identity, config).await?;
+    let node = Node::start(&identity.keypair(), config).await?;
     let mut incoming = if host {
         Some(
             node.control()
@@ -622,7 +623,7 @@ async fn play_watching<R: rand::Rng + ?Sized>(
     let mut routes = table.node.routes();
     let mut shown = None;
     let watch = side.watch.clone();
-    let mut tell = |routes: &mut super::Routes, shown: &mut Option<super::Route>| {
+    let mut tell = |routes: &mut crate::net::Routes, shown: &mut Option<crate::net::Route>| {
         show_route(routes, table.peer, shown, &mut to_show);
         if let (Some(watch), Some(route)) = (&watch, shown.clone()) {
             watch.send(super::Update::Link(super::Link::Route(route)));
@@ -642,9 +643,9 @@ async fn play_watching<R: rand::Rng + ?Sized>(
 
 /// Says how the connection to `peer` goes, if that changed since `shown`.
 fn show_route(
-    routes: &mut super::Routes,
+    routes: &mut crate::net::Routes,
     peer: PeerId,
-    shown: &mut Option<super::Route>,
+    shown: &mut Option<crate::net::Route>,
     say: &mut (dyn FnMut(&str) + Send),
 ) {
     let now = routes.borrow_and_update().get(&peer).cloned();

@@ -5,8 +5,6 @@ use futures::{SinkExt, StreamExt as _};
 use libp2p::PeerId;
 use tokio::time::Instant;
 use tokio_util::bytes::Bytes;
-use tokio_util::codec::{Framed, LengthDelimitedCodec};
-use tokio_util::compat::FuturesAsyncReadCompatExt as _;
 
 use super::player::Input;
 use super::{Player, Update, Watch};
@@ -60,18 +58,6 @@ impl Default for Clock {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// A stream as length-delimited messages of at most `max` bytes (checked before a
-/// message is buffered).
-pub(super) fn framed(
-    stream: libp2p::Stream,
-    max: usize,
-) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
-    let codec = LengthDelimitedCodec::builder()
-        .max_frame_length(max)
-        .new_codec();
-    Framed::new(stream.compat(), codec)
 }
 
 /// Fault injection for the crash tests: with `ARMADA_ABORT_AFTER_SEND=N` in its
@@ -204,7 +190,7 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
     seat: &mut Side<'_, R>,
     report: &mut impl FnMut(&Session, &Event),
 ) -> anyhow::Result<Ended> {
-    let mut framed = framed(stream, armada_proto::MAX_WIRE);
+    let mut framed = crate::net::framed(stream, armada_proto::MAX_WIRE);
     let link = |e: std::io::Error| Ended::Link(format!("the connection dropped: {e}"));
     if let Err(error) = framed.send(Bytes::from(seat.session.sync_wire())).await {
         return Ok(link(error));
