@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use armada::demo::Duet;
+use armada::driver::Duet;
 use armada::rules::{Action, Seat, Variant};
 use armada::session::Command;
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -636,7 +636,7 @@ struct Duel {
 impl Duel {
     fn new(setup: Setup) -> Self {
         let variant = setup.game.variant();
-        let settings = crate::session::settings(variant, 30_000);
+        let settings = crate::session::settings(variant, crate::session::GRACE_MS);
         let mut secret = [0x5a; 32];
         secret[..2].copy_from_slice(&setup.seed.to_le_bytes());
         let [host, guest, stranger] = IDENTITIES.clone();

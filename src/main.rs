@@ -6,13 +6,12 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use armada::ai::Level;
-use armada::fair::verify;
+use armada::driver::Level;
 use armada::rules::Variant;
 
 mod cli;
 
-use cli::{emit, started};
+use cli::started;
 
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 /// Without a command it opens the window.
@@ -203,13 +202,13 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<u8> {
     let Some(command) = &cli.command else {
-        return Ok(armada::ui::run(armada::store::Store::open(None).ok()));
+        return Ok(armada::ui::run(armada::driver::Store::open(None).ok()));
     };
     match command {
         #[cfg(feature = "bench")]
         Command::BenchWindow { fps } => cli::bench::bench_window(*fps),
         Command::Window { data_dir } => Ok(armada::ui::run(
-            armada::store::Store::open(data_dir.as_deref()).ok(),
+            armada::driver::Store::open(data_dir.as_deref()).ok(),
         )),
         Command::Lan {
             listen,
@@ -225,7 +224,9 @@ fn run(cli: &Cli) -> Result<u8> {
         } => {
             let settings = table_settings(*classic, *grace)?;
             cli::net::network(net, |seating, say| {
-                Box::pin(armada::driver::host(seating, settings, !*no_timer, *lan, say))
+                Box::pin(armada::driver::host(
+                    seating, settings, !*no_timer, *lan, say,
+                ))
             })
         }
         #[cfg(feature = "bench")]
@@ -236,7 +237,9 @@ fn run(cli: &Cli) -> Result<u8> {
         Command::Resume { net, table } => {
             let table = table.clone();
             cli::net::network(net, move |seating, say| {
-                Box::pin(async move { armada::driver::resume(seating, table.as_deref(), say).await })
+                Box::pin(
+                    async move { armada::driver::resume(seating, table.as_deref(), say).await },
+                )
             })
         }
         Command::Join {
@@ -246,7 +249,9 @@ fn run(cli: &Cli) -> Result<u8> {
         } => {
             let (invite, direct_only) = (invite.clone(), *no_relay);
             cli::net::network(net, move |seating, say| {
-                Box::pin(async move { armada::driver::join(seating, &invite, direct_only, say).await })
+                Box::pin(
+                    async move { armada::driver::join(seating, &invite, direct_only, say).await },
+                )
             })
         }
         Command::Demo {
@@ -280,22 +285,7 @@ fn run(cli: &Cli) -> Result<u8> {
             *seed,
             *placement,
         ),
-        Command::Verify { json, file } => {
-            let bytes = match std::fs::read(file) {
-                Ok(bytes) => bytes,
-                Err(error) => {
-                    eprintln!("armada: cannot read {}: {error}", file.display());
-                    return Ok(2);
-                }
-            };
-            let report = verify::verify(&bytes);
-            if *json {
-                emit(&format!("{:#}\n", report.to_json()));
-            } else {
-                emit(&report.to_text());
-            }
-            Ok(report.outcome.exit_code())
-        }
+        Command::Verify { json, file } => Ok(cli::verify(file, *json)),
     }
 }
 
@@ -306,7 +296,7 @@ fn table_settings(classic: Option<u8>, grace: u32) -> Result<armada_proto::Setti
         Some(side) => Variant::classic(side)?,
         None => Variant::Armada,
     };
-    Ok(armada::session::settings(variant, grace * 1000))
+    Ok(armada::driver::settings(variant, grace * 1000))
 }
 
 #[cfg(test)]

@@ -59,17 +59,3 @@ fn random_headings<R: rand::Rng + ?Sized>(
     };
     (across, down)
 }
-
-/// The radar picture a report carries, to hand to the next view (and no further).
-pub fn radar_picture(report: &crate::rules::Report) -> Option<Vec<(Coord, bool)>> {
-    matches!(report.action, crate::rules::Action::Radar(_)).then(|| {
-        report
-            .effects
-            .iter()
-            .filter_map(|e| match *e {
-                crate::rules::Effect::Scanned { cell, deck } => Some((cell, deck)),
-                _ => None,
-            })
-            .collect()
-    })
-}

@@ -1,6 +1,6 @@
 //! One computer player against a hidden fleet and nothing else: how many actions it needs.
 
-use super::{Level, View, radar_picture};
+use super::{Level, View};
 use crate::rules::{
     Action, Chart, Coord, Fleet, Report, ShellOrder, Stock, Variant, legal, resolve,
 };
@@ -81,7 +81,7 @@ impl SoloGame {
             again: false,
             ending: None,
         };
-        self.radar = radar_picture(&report);
+        self.radar = report.radar_picture();
         Some(report)
     }
 }

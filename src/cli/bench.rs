@@ -5,8 +5,9 @@ use anyhow::{Context as _, Result};
 use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
 
-use armada::ai::{Level, SoloGame};
+use armada::demo::SoloGame;
 use armada::demo::play_levels;
+use armada::driver::Level;
 use armada::rules::{Seat, Variant};
 
 use super::{emit, started};
@@ -15,7 +16,7 @@ use super::{emit, started};
 /// memory; the last line carries the figures.
 pub fn bench_window(fps: u32) -> Result<u8> {
     let dir = tempfile::tempdir()?;
-    let store = armada::store::Store::open(Some(dir.path()))?;
+    let store = armada::driver::Store::open(Some(dir.path()))?;
     let figures = armada::ui::bench(store, started(), fps)?;
     let stats = |v: &[f64]| {
         let mut sorted = v.to_vec();

@@ -4,8 +4,8 @@ use anyhow::{Context as _, Result};
 use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
 
-use armada::demo::Duet;
-use armada::fair::table::Verdict;
+use armada::driver::Duet;
+use armada::driver::Verdict;
 use armada::rules::{EndReason, Seat, Variant, render};
 
 /// Plays and prints one demo game; saves its transcript where asked.

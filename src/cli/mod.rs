@@ -17,3 +17,21 @@ pub fn started() -> std::time::Instant {
 }
 
 pub static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// `armada verify`: the record of a transcript file as text or JSON; the exit code.
+pub fn verify(file: &std::path::Path, json: bool) -> u8 {
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("armada: cannot read {}: {error}", file.display());
+            return 2;
+        }
+    };
+    let report = armada::driver::verify::verify(&bytes);
+    if json {
+        emit(&format!("{:#}\n", report.to_json()));
+    } else {
+        emit(&report.to_text());
+    }
+    report.outcome.exit_code()
+}

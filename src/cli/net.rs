@@ -12,18 +12,17 @@ pub fn lan(
     wait: u64,
     data_dir: Option<&std::path::Path>,
 ) -> Result<u8> {
-    let store = armada::store::Store::open(data_dir)?;
+    let store = armada::driver::Store::open(data_dir)?;
     let identity = store.identity()?;
-    let config = armada::net::Config {
+    let config = armada::driver::Config {
         listen: listen.to_vec(),
         discovery: true,
         ping_every: None,
         relay: None,
     };
-    let tables = tokio::runtime::Runtime::new()?.block_on(async {
-        let node = armada::net::Node::start(&identity.keypair(), config).await?;
-        anyhow::Ok(armada::net::list_lan(&node, std::time::Duration::from_secs(wait)).await)
-    })?;
+    let wait = std::time::Duration::from_secs(wait);
+    let tables = tokio::runtime::Runtime::new()?
+        .block_on(armada::driver::lan_tables(&identity, config, wait))?;
     if tables.is_empty() {
         emit("no open tables found on the LAN\n");
     }
@@ -43,10 +42,10 @@ pub fn lan(
 }
 
 pub fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {
-    let store = armada::store::Store::open(data_dir)?;
+    let store = armada::driver::Store::open(data_dir)?;
     let identity = store.identity()?;
     let mut serving = |address: &libp2p::Multiaddr| emit(&format!("relay at {address}\n"));
-    tokio::runtime::Runtime::new()?.block_on(armada::net::run_relay(
+    tokio::runtime::Runtime::new()?.block_on(armada::driver::run_relay(
         &identity.keypair(),
         listen.to_vec(),
         &mut serving,
@@ -91,13 +90,13 @@ pub fn network(
         None => armada::driver::Player::Human(armada::driver::Human::new(stdin_lines(), net.games)),
     };
     let seating = armada::driver::Seating {
-        config: armada::net::Config {
+        config: armada::driver::Config {
             listen: net.listen.clone(),
             discovery: !net.no_discovery,
             ping_every: None,
             relay: net.relay.clone(),
         },
-        store: armada::store::Store::open(net.data_dir.as_deref())?,
+        store: armada::driver::Store::open(net.data_dir.as_deref())?,
         player,
         watch: None,
     };

@@ -10,10 +10,10 @@ use rand::SeedableRng as _;
 
 use super::table::{Clock, Ended, Side};
 use super::{Player, play_table};
-use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::ai::Level;
 use crate::fair::sign::Identity;
 use crate::fair::table::Note;
+use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::session::{Event, Session};
 
 /// What the benchmark measured.
@@ -71,7 +71,8 @@ async fn game(games: u32) -> anyhow::Result<(Duration, Vec<Duration>, Duration)>
     tokio::time::sleep(Duration::from_millis(500)).await;
     let ping = median(guest.ping_rtts(host.peer_id()).await);
     let secret = [7; 32];
-    let settings = crate::session::settings(crate::rules::Variant::Armada, 30_000);
+    let settings =
+        crate::session::settings(crate::rules::Variant::Armada, crate::session::GRACE_MS);
     let start = Instant::now();
     let mut control = guest.control();
     let opened = control.open_stream(host.peer_id(), GAME_PROTOCOL);

@@ -4,10 +4,10 @@
 //! proven like anyone's; this module only decides what to ask of it. It keeps the
 //! radar picture of its own last sweep for exactly one action, as RULES.md says.
 
-use crate::ai::{Level, View, radar_picture};
+use crate::ai::{Level, View};
 use crate::fair::table::Note;
-use crate::rules::{Coord, FleetSpec, Game, Seat};
-use crate::session::{Command, Event, Session};
+use crate::rules::{Coord, FleetSpec, Seat};
+use crate::session::{Command, Event, Owed, Session};
 
 /// A computer player at one side of a table, for `games` games.
 #[derive(Clone, Debug)]
@@ -39,7 +39,7 @@ impl Bot {
         if let Event::Table(Note::Resolved { seat, report, .. }) = event
             && *seat == me
         {
-            self.radar = radar_picture(report);
+            self.radar = report.radar_picture();
         }
     }
 
@@ -55,11 +55,12 @@ impl Bot {
         rng: &mut R,
     ) -> Option<Command> {
         match self.due(session) {
-            Due::Nothing => None,
-            Due::PlayAgain => Some(Command::PlayAgain),
-            Due::Fleet(spec) => Some(Command::Place(self.level.place(&spec, rng))),
-            Due::Start => Some(Command::Start),
-            Due::Action(game) => {
+            Owed::Nothing => None,
+            Owed::PlayAgain => Some(Command::PlayAgain),
+            Owed::Fleet(spec) => Some(Command::Place(self.level.place(&spec, rng))),
+            Owed::Start => Some(Command::Start),
+            Owed::Action => {
+                let game = session.table().game()?;
                 let view = View::of(game, session.seat(), self.radar.as_deref());
                 let action = self.level.choose(&view, rng);
                 // What the radar showed serves this one action, then it is gone.
@@ -72,60 +73,26 @@ impl Bot {
     /// The fleet this side must place now, if that is what its table waits for.
     pub fn fleet_due(&self, session: &Session) -> Option<FleetSpec> {
         match self.due(session) {
-            Due::Fleet(spec) => Some(spec),
+            Owed::Fleet(spec) => Some(spec),
             _ => None,
         }
     }
 
-    /// What the table waits for from this side (before anything is drawn at random).
-    fn due<'s>(&self, session: &'s Session) -> Due<'s> {
-        let me = session.seat();
-        let table = session.table();
-        if table.pending_claim().is_some() || table.left(me) {
-            return Due::Nothing;
+    /// What the session owes, but another game only while this computer has games
+    /// left to play.
+    fn due(&self, session: &Session) -> Owed {
+        match session.owed() {
+            Owed::PlayAgain
+                if session
+                    .table()
+                    .game_number()
+                    .is_some_and(|n| n + 1 >= self.games) =>
+            {
+                Owed::Nothing
+            }
+            owed => owed,
         }
-        if let Some(number) = table.game_number()
-            && table.settled().is_some()
-        {
-            return if number + 1 < self.games && !table.wants_again(me) {
-                Due::PlayAgain
-            } else {
-                Due::Nothing
-            };
-        }
-        let Some(variant) = table.variant() else {
-            return Due::Nothing;
-        };
-        if table.game_id().is_some() && !table.committed(me) {
-            return Due::Fleet(variant.fleet());
-        }
-        let Some(game) = table.game() else {
-            let both = table.committed(Seat::Host) && table.committed(Seat::Guest);
-            return if me == Seat::Host && both {
-                Due::Start
-            } else {
-                Due::Nothing
-            };
-        };
-        if game.is_over()
-            || game.mover() != me
-            || table.pending().is_some()
-            || table.accepted_draw().is_some()
-        {
-            return Due::Nothing;
-        }
-        Due::Action(game)
     }
-}
-
-/// What a table waits for from one side.
-enum Due<'s> {
-    Nothing,
-    PlayAgain,
-    Fleet(FleetSpec),
-    Start,
-    /// A move in this game.
-    Action(&'s Game),
 }
 
 /// Whether `games` games of the session's table are played and the last is settled.

@@ -13,10 +13,10 @@ use tokio_util::codec::{Framed, LengthDelimitedCodec};
 
 use super::table::{Clock, Ended, Side, is_peer};
 use super::{Player, TableOutcome, play_table};
-use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::ai::Level;
 use crate::fair::secret::Secret;
 use crate::fair::table::{Note, Verdict};
+use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::rules::Seat;
 use crate::session::{Event, Session};
 use crate::store::{Store, TableMeta};
@@ -683,7 +683,8 @@ async fn reconnect<R: rand::Rng + ?Sized>(
         .session
         .table()
         .settings()
-        .map_or(30_000, |s| u64::from(s.grace_ms));
+        .map_or(crate::session::GRACE_MS, |s| s.grace_ms)
+        .into();
     loop {
         let me = side.session.seat();
         let claimed = side

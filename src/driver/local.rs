@@ -8,9 +8,10 @@ use std::collections::VecDeque;
 
 use rand::SeedableRng as _;
 
-use crate::ai::Level;
+use super::Duet;
 use super::bot::Bot;
-use crate::fair::secret::{EntropyError, Secret};
+use crate::ai::Level;
+use crate::fair::secret::EntropyError;
 use crate::fair::sign::Identity;
 use crate::rules::Variant;
 use crate::session::{Command, CommandError, Event, Millis, Session};
@@ -22,8 +23,8 @@ pub const THINK_MS: Millis = 700;
 /// A person (the host) against a computer player (the guest), in memory.
 #[derive(Debug)]
 pub struct Local {
-    me: Session,
-    them: Session,
+    /// The person is the host, the computer the guest.
+    duet: Duet,
     bot: Bot,
     rng: rand::rngs::ChaCha8Rng,
     /// When the computer's pending command is due.
@@ -40,11 +41,8 @@ impl Local {
     /// A new table of `variant` against `level`, without the move timer (RULES: none
     /// against the computer). The person signs with `identity` (their saved key).
     pub fn new(identity: Identity, level: Level, variant: Variant) -> Result<Self, EntropyError> {
-        let secret = *Secret::<32>::fresh()?.expose();
-        let settings = crate::session::settings(variant, 30_000);
         let mut table = Self {
-            me: Session::host(identity, secret, settings).with_timer(false),
-            them: Session::guest(Identity::generate(), secret),
+            duet: Duet::seated(identity, variant)?,
             bot: Bot::new(level, u32::MAX),
             rng: rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng()),
             due: None,
@@ -59,7 +57,7 @@ impl Local {
     /// Saves both sides in `store` from now on, after every change.
     pub fn saved_in(mut self, store: Store) -> anyhow::Result<Self> {
         store.save_meta(
-            &self.me.table().id(),
+            &self.duet.host.table().id(),
             &TableMeta {
                 seat: "host".into(),
                 peer: COMPUTER.into(),
@@ -91,8 +89,10 @@ impl Local {
             .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;
         let them = store.load_computer(id, now)?;
         let mut table = Self {
-            me,
-            them,
+            duet: Duet {
+                host: me,
+                guest: them,
+            },
             bot: Bot::new(level, u32::MAX),
             rng: rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng()),
             due: None,
@@ -109,8 +109,8 @@ impl Local {
     fn save(&self) {
         if let Some(store) = &self.store
             && let Err(error) = store
-                .save(&self.me)
-                .and_then(|()| store.save_computer(&self.them))
+                .save(&self.duet.host)
+                .and_then(|()| store.save_computer(&self.duet.guest))
         {
             tracing::error!(%error, "cannot save the table");
         }
@@ -124,7 +124,7 @@ impl Local {
 
     /// The person's session: everything the window shows comes from it.
     pub fn session(&self) -> &Session {
-        &self.me
+        &self.duet.host
     }
 
     /// The computer's level.
@@ -134,7 +134,7 @@ impl Local {
 
     /// A command of the person's; refused commands change nothing.
     pub fn command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
-        self.me.handle_command(now, command)?;
+        self.duet.host.handle_command(now, command)?;
         self.deliver(now);
         Ok(())
     }
@@ -147,10 +147,10 @@ impl Local {
     /// Lets time pass to `now`: deadlines fire, frames move, the computer moves once
     /// its pause is over. When the table next wants `tick`, if at a known time.
     pub fn tick(&mut self, now: Millis) -> Option<Millis> {
-        self.me.handle_timeout(now);
-        self.them.handle_timeout(now);
+        self.duet.host.handle_timeout(now);
+        self.duet.guest.handle_timeout(now);
         self.deliver(now);
-        if let Some(command) = self.bot.next(&self.them, &mut self.rng) {
+        if let Some(command) = self.bot.next(&self.duet.guest, &mut self.rng) {
             // Placing, starting and playing again need no pause.
             let pause = if matches!(command, Command::Act(_)) {
                 self.think
@@ -162,7 +162,7 @@ impl Local {
                 self.due = None;
                 // The computer's own commands are legal by construction; a refusal
                 // would be a bug in it, and the person's game simply waits.
-                if let Err(error) = self.them.handle_command(now, command) {
+                if let Err(error) = self.duet.guest.handle_command(now, command) {
                     tracing::error!(%error, "the computer's command was refused");
                 }
                 self.deliver(now);
@@ -171,7 +171,11 @@ impl Local {
         } else {
             self.due = None;
         }
-        let deadlines = [self.me.poll_timeout(), self.them.poll_timeout(), self.due];
+        let deadlines = [
+            self.duet.host.poll_timeout(),
+            self.duet.guest.poll_timeout(),
+            self.due,
+        ];
         deadlines.into_iter().flatten().min()
     }
 
@@ -179,31 +183,16 @@ impl Local {
     /// events are kept for the window, the computer's go to the computer. Both sides
     /// are saved if anything moved.
     fn deliver(&mut self, now: Millis) {
-        let mut changed = false;
-        loop {
-            let mut moved = false;
-            while let Some(wire) = self.me.poll_wire() {
-                let _ = self.them.handle_wire(now, &wire);
-                moved = true;
-            }
-            while let Some(wire) = self.them.poll_wire() {
-                let _ = self.me.handle_wire(now, &wire);
-                moved = true;
-            }
-            let me = self.them.seat();
-            while let Some(event) = self.them.poll_event() {
-                self.bot.observe(me, &event);
-            }
-            while let Some(event) = self.me.poll_event() {
-                self.events.push_back(event);
-            }
-            if !moved {
-                if changed {
-                    self.save();
-                }
-                return;
-            }
-            changed = true;
+        let moved = self.duet.deliver_at(now);
+        let me = self.duet.guest.seat();
+        while let Some(event) = self.duet.guest.poll_event() {
+            self.bot.observe(me, &event);
+        }
+        while let Some(event) = self.duet.host.poll_event() {
+            self.events.push_back(event);
+        }
+        if moved {
+            self.save();
         }
     }
 }

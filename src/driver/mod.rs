@@ -13,8 +13,11 @@
 #[cfg(feature = "bench")]
 mod bench;
 pub mod bot;
+mod duet;
 #[cfg(feature = "net")]
 mod flows;
+#[cfg(feature = "net")]
+mod lan;
 mod local;
 #[cfg(feature = "net")]
 mod player;
@@ -28,8 +31,11 @@ mod watch;
 #[cfg(feature = "bench")]
 pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;
+pub use duet::{Duet, step};
 #[cfg(feature = "net")]
 pub use flows::{Seating, describe, host, join, resume};
+#[cfg(feature = "net")]
+pub use lan::lan_tables;
 pub use local::{Local, THINK_MS};
 #[cfg(feature = "net")]
 pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
@@ -39,3 +45,17 @@ pub use remote::Remote;
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};
 #[cfg(feature = "net")]
 pub use watch::{Link, Update, Watch};
+
+// What the shells use of the layers below, in one place: the session's vocabulary
+// (commands, events, verdicts, what a side owes), the store, the computer levels,
+// the network's settings, and the offline verifier.
+pub use crate::ai::Level;
+pub use crate::fair::sign::Identity;
+pub use crate::fair::verify;
+#[cfg(feature = "net")]
+pub use crate::net::{Config, Route, run_relay};
+pub use crate::session::{
+    Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Verdict,
+    settings,
+};
+pub use crate::store::{Damaged, Store, TableMeta};

@@ -3,8 +3,8 @@
 
 use tokio::sync::mpsc;
 
-use crate::ai::Level;
 use super::bot::Bot;
+use crate::ai::Level;
 use crate::rules::{Action, Seat};
 use crate::session::{Command, Event, Session};
 
@@ -169,7 +169,8 @@ mod tests {
         let (_, lines) = mpsc::channel(1);
         let mut human = Human::new(lines, 1);
         let identity = crate::fair::sign::Identity::generate();
-        let settings = crate::session::settings(crate::rules::Variant::Armada, 30_000);
+        let settings =
+            crate::session::settings(crate::rules::Variant::Armada, crate::session::GRACE_MS);
         let session = Session::host(identity, [7; 32], settings);
         let typed = |human: &mut Human, line: &str| human.command(&session, line);
         assert_eq!(typed(&mut human, " Timer Off "), Ok(Command::Timer(false)));

@@ -103,8 +103,7 @@ impl Remote {
                         let table = async {
                             match start {
                                 Start::Host(settings, timer) => {
-                                    super::host(seating, settings, timer, false, &mut say)
-                                        .await
+                                    super::host(seating, settings, timer, false, &mut say).await
                                 }
                                 Start::Join(invite) => {
                                     super::join(seating, &invite, false, &mut say).await

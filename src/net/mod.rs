@@ -34,4 +34,3 @@ pub fn framed(
         .new_codec();
     Framed::new(stream.compat(), codec)
 }
-

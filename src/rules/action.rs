@@ -283,6 +283,23 @@ pub struct Report {
     pub ending: Option<Ending>,
 }
 
+impl Report {
+    /// The picture a radar sweep showed (each swept cell, and whether it holds a
+    /// deck); `None` for any other action. RULES.md: it serves the sweeper's next
+    /// action only; whoever holds it must drop it after that.
+    pub fn radar_picture(&self) -> Option<Vec<(Coord, bool)>> {
+        matches!(self.action, Action::Radar(_)).then(|| {
+            self.effects
+                .iter()
+                .filter_map(|e| match *e {
+                    Effect::Scanned { cell, deck } => Some((cell, deck)),
+                    _ => None,
+                })
+                .collect()
+        })
+    }
+}
+
 impl fmt::Display for Report {
     /// `air strike D4: C3 miss, D4 hit, E5 lost — again`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

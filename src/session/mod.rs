@@ -16,9 +16,13 @@ mod snapshot;
 
 pub use snapshot::RestoreError;
 
-/// A new table's settings: `variant` and the absent player's grace; the answer and
-/// reveal deadlines are the protocol's usual 10 s. (The move timer is switched for
-/// each game: [`Command::Timer`].)
+/// The absent player's grace unless the host chooses another.
+pub const GRACE_MS: u32 = 30_000;
+
+/// A new table's settings — the one builder, with the one set of defaults: `variant`
+/// and the absent player's grace; the move time is [`crate::fair::table::MOVE_MS`],
+/// the answer and reveal deadlines 10 s. (The move timer is switched for each game:
+/// [`Command::Timer`].)
 pub fn settings(variant: crate::rules::Variant, grace_ms: u32) -> proto::Settings {
     proto::Settings {
         game: crate::fair::wire::game_kind(variant),
@@ -45,7 +49,10 @@ use crate::rules::{
     Action, ActionError, Content, DrawError, Fleet, PlacementError, Recorder, Seat,
 };
 
-use crate::fair::table::{ClaimState, Lie, Note, Rejected, Table, Verdict, join_proof, table_id};
+use crate::fair::table::{ClaimState, Rejected, join_proof, table_id};
+// The session's vocabulary for its shells: what happened at the table (notes), the
+// move log, lies and verdicts, and the table it reads them from.
+pub use crate::fair::table::{Lie, Note, Played, Table, Verdict};
 use crate::fair::wire;
 
 /// Milliseconds on the caller's monotonic clock.
@@ -86,6 +93,24 @@ pub enum CommandError {
     Placement(#[from] PlacementError),
     #[error(transparent)]
     Entropy(#[from] EntropyError),
+}
+
+/// What the table waits for from this side now: the one place that decides it, for
+/// computer players, the window and the tests alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// Nothing: the other side's turn, an answer or a claim pending, the game over.
+    Nothing,
+    /// A fleet of this spec ([`Command::Place`]).
+    Fleet(crate::rules::FleetSpec),
+    /// The host's [`Command::Start`]: both fleets are committed.
+    Start,
+    /// An action in the current game ([`Command::Act`]); the game is
+    /// [`Table::game`].
+    Action,
+    /// The game is settled: another needs [`Command::PlayAgain`] (unless this side
+    /// asked already, or is done playing).
+    PlayAgain,
 }
 
 /// What the session tells its shell.
@@ -208,6 +233,44 @@ impl Session {
             score: [0; 2],
             peer_gone: None,
         }
+    }
+
+    /// What the table waits for from this side now.
+    pub fn owed(&self) -> Owed {
+        let me = self.me;
+        let table = &self.table;
+        if table.pending_claim().is_some() || table.left(me) {
+            return Owed::Nothing;
+        }
+        if table.game_number().is_some() && table.settled().is_some() {
+            return if table.wants_again(me) {
+                Owed::Nothing
+            } else {
+                Owed::PlayAgain
+            };
+        }
+        let Some(variant) = table.variant() else {
+            return Owed::Nothing;
+        };
+        if table.game_id().is_some() && !table.committed(me) {
+            return Owed::Fleet(variant.fleet());
+        }
+        let Some(game) = table.game() else {
+            let both = table.committed(Seat::Host) && table.committed(Seat::Guest);
+            return if me == Seat::Host && both {
+                Owed::Start
+            } else {
+                Owed::Nothing
+            };
+        };
+        if game.is_over()
+            || game.mover() != me
+            || table.pending().is_some()
+            || table.accepted_draw().is_some()
+        {
+            return Owed::Nothing;
+        }
+        Owed::Action
     }
 
     /// Why the peer said it cannot go on at this table, if it did.
@@ -742,7 +805,7 @@ impl Session {
                 work.extend(more);
                 self.events.push_back(Event::Table(note));
             }
-            match self.owed() {
+            match self.send_owed() {
                 Some(notes) => work.extend(notes),
                 None => break,
             }
@@ -763,7 +826,7 @@ impl Session {
     }
 
     /// A frame this side owes without being asked: the next nonce, or the reveal.
-    fn owed(&mut self) -> Option<Vec<Note>> {
+    fn send_owed(&mut self) -> Option<Vec<Note>> {
         // Who left sends nothing more, not even what it would owe.
         if self.table.left(self.me) {
             return None;

@@ -8,15 +8,15 @@ use egui::{Color32, Id, Key};
 use super::board::{self, Look, Overlay};
 use super::draft::{Draft, Problem};
 use super::i18n::{Arg, Lang, Text};
+use crate::driver::Level;
 use crate::driver::Local;
+use crate::driver::Note;
 use crate::driver::Remote;
-use crate::ai::Level;
-use crate::fair::table::Note;
+use crate::driver::Store;
+use crate::driver::{Command, Event, Millis, Owed, Session};
 use crate::rules::{
     Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo, Variant, Weapon,
 };
-use crate::session::{Command, Event, Millis, Session};
-use crate::store::Store;
 
 mod battle;
 
@@ -76,7 +76,7 @@ pub struct Armada {
     /// A network table on its way: connecting, or waiting for the friend.
     connecting: Option<Box<Remote>>,
     /// How network tables listen and find peers.
-    net: crate::net::Config,
+    net: crate::driver::Config,
     /// The absent player's grace at tables this window opens, in milliseconds.
     grace_ms: u32,
     /// The invite typed or pasted on the home screen.
@@ -237,11 +237,11 @@ impl Armada {
             fast: false,
             home: None,
             connecting: None,
-            net: crate::net::Config {
+            net: crate::driver::Config {
                 discovery: true,
-                ..crate::net::Config::default()
+                ..crate::driver::Config::default()
             },
-            grace_ms: 30_000,
+            grace_ms: crate::driver::GRACE_MS,
             invite: String::new(),
             note: None,
             lan: None,
@@ -271,7 +271,7 @@ impl Armada {
 
     /// Network tables listen and find peers as `config` says (tests: loopback only,
     /// no discovery).
-    pub fn with_network(mut self, config: crate::net::Config) -> Self {
+    pub fn with_network(mut self, config: crate::driver::Config) -> Self {
         self.net = config;
         self
     }
@@ -643,12 +643,11 @@ impl Armada {
                 .build()
                 .map(|runtime| {
                     runtime.block_on(async move {
-                        let identity = crate::fair::sign::Identity::generate();
-                        let Ok(node) = crate::net::Node::start(&identity.keypair(), config).await else {
-                            return Vec::new();
-                        };
-                        crate::net::list_lan(&node, std::time::Duration::from_secs(3))
+                        let identity = crate::driver::Identity::generate();
+                        let wait = std::time::Duration::from_secs(3);
+                        crate::driver::lan_tables(&identity, config, wait)
                             .await
+                            .unwrap_or_default()
                             .into_iter()
                             .map(|(peer, offer)| LanTable {
                                 peer: peer.to_string(),
@@ -698,7 +697,7 @@ impl Armada {
             }
             Remote::join(store, self.net.clone(), &self.invite, wake)
         } else {
-            let settings = crate::session::settings(self.prefs.mode.variant(), self.grace_ms);
+            let settings = crate::driver::settings(self.prefs.mode.variant(), self.grace_ms);
             Remote::host(store, self.net.clone(), settings, self.prefs.timer, wake)
         };
         self.note = None;
@@ -754,11 +753,11 @@ impl Armada {
         }
     }
 
-    fn identity(&self) -> crate::fair::sign::Identity {
+    fn identity(&self) -> crate::driver::Identity {
         self.store
             .as_ref()
             .and_then(|s| s.identity().ok())
-            .unwrap_or_else(crate::fair::sign::Identity::generate)
+            .unwrap_or_else(crate::driver::Identity::generate)
     }
 
     fn open(&mut self, level: Level, now: Millis) {
@@ -858,7 +857,7 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
             info.unreadable += 1;
             continue;
         }
-        let report = crate::fair::verify::verify(&bytes);
+        let report = crate::driver::verify::verify(&bytes);
         let finished = report
             .games
             .last()
@@ -901,8 +900,8 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
             t.get("past-friend")
         };
         let verdict = t.get(match report.outcome {
-            crate::fair::verify::Outcome::Honest => "past-honest",
-            crate::fair::verify::Outcome::Lie(_) => "past-lie",
+            crate::driver::verify::Outcome::Honest => "past-honest",
+            crate::driver::verify::Outcome::Lie(_) => "past-lie",
             _ => "past-incomplete",
         });
         info.past.push(t.with(
@@ -941,7 +940,7 @@ impl Driver {
         &mut self,
         now: Millis,
         command: Command,
-    ) -> Result<(), crate::session::CommandError> {
+    ) -> Result<(), crate::driver::CommandError> {
         match self {
             Self::Local(local) => local.command(now, command),
             Self::Remote(remote) => remote.command(command),
@@ -986,8 +985,7 @@ impl Driver {
 
 /// The connection's state in words.
 fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String {
-    use crate::driver::Link;
-    use crate::net::Route;
+    use crate::driver::{Link, Route};
     t.get(match link {
         None | Some(Link::Connecting) => "link-connecting",
         Some(Link::Waiting) => "link-waiting",
@@ -1078,7 +1076,7 @@ impl Play {
                     self.log.push_front(log_line(t, seat == me, &report));
                     self.log.truncate(LOG_LINES);
                     if seat == me {
-                        self.radar = crate::ai::radar_picture(&report).map(|p| (p, now));
+                        self.radar = report.radar_picture().map(|p| (p, now));
                     }
                     let start = self.anims.back().map_or(now, |a| {
                         (a.start + a.effects.len() as Millis * STEP_MS).max(now)
@@ -1142,12 +1140,8 @@ impl Play {
     /// (again after a restart between the two).
     fn start_when_ready(&mut self, now: Millis) {
         let session = self.driver.session();
-        let table = session.table();
-        let number = table.game_number();
-        if session.seat() == Seat::Host
-            && table.game().is_none()
-            && table.committed(Seat::Host)
-            && table.committed(Seat::Guest)
+        let number = session.table().game_number();
+        if session.owed() == Owed::Start
             && self.start_sent != number
             && self.driver.command(now, Command::Start).is_ok()
         {

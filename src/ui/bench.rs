@@ -29,7 +29,7 @@ pub struct WindowFigures {
 /// as soon as the last one ends (on a server without vsync, such as Xvfb, the
 /// renderer then still draws one frame while the window builds the next).
 pub fn bench(
-    store: crate::store::Store,
+    store: crate::driver::Store,
     started: std::time::Instant,
     fps: u32,
 ) -> anyhow::Result<WindowFigures> {
@@ -50,7 +50,7 @@ pub fn bench(
     let mut next_frame = std::time::Instant::now();
     let result = run_native("Armada benchmark", options, move |ui, frame| {
         let begun = std::time::Instant::now();
-        let now = clock.elapsed().as_millis() as crate::session::Millis;
+        let now = clock.elapsed().as_millis() as crate::driver::Millis;
         let animating = armada.animating();
         armada.show(ui, now);
         let show_ms = begun.elapsed().as_secs_f64() * 1000.0;

@@ -19,7 +19,7 @@ pub use i18n::{Arg, Lang, Text, message_ids};
 
 /// Opens the window and runs it until it is closed; the exit code. Where no window
 /// can be opened, says so in one line and points to the terminal commands.
-pub fn run(store: Option<crate::store::Store>) -> u8 {
+pub fn run(store: Option<crate::driver::Store>) -> u8 {
     let unix_without_display = cfg!(all(unix, not(target_os = "macos")))
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none();
@@ -37,7 +37,7 @@ pub fn run(store: Option<crate::store::Store>) -> u8 {
     let start = std::time::Instant::now();
     let mut armada = Armada::new(store).on_cleared_window();
     let result = run_native("Armada", options, move |ui, _frame| {
-        let now = start.elapsed().as_millis() as crate::session::Millis;
+        let now = start.elapsed().as_millis() as crate::driver::Millis;
         armada.show(ui, now);
     });
     match result {

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use armada::demo::Duet;
+use armada::driver::Duet;
 use armada::fair::table::Verdict;
 use armada::fuzz::{self, Cmd, Edit, GameChoice, Junk, Op, Setup, Side};
 use armada::rules::{Action, Seat, Variant};

@@ -11,6 +11,7 @@ mod coords;
 mod deduce;
 mod fuzz;
 mod hostile;
+mod layers;
 mod liar;
 mod net;
 mod orders;

@@ -8,6 +8,13 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use armada::fair::verify::{Outcome, verify};
+use armada::net::{Config, Node};
+
+/// A node with a fresh identity (a stranger, say).
+async fn fresh_node(config: Config) -> Node {
+    let identity = armada::fair::sign::Identity::generate();
+    Node::start(&identity.keypair(), config).await.unwrap()
+}
 
 pub(crate) const ARMADA: &str = env!("CARGO_BIN_EXE_armada");
 
@@ -208,7 +215,7 @@ fn a_stranger_without_the_secret_is_refused_and_the_table_plays_on() {
 #[test]
 fn a_hello_signed_by_a_key_that_is_not_the_senders_identity_is_refused() {
     use armada::fair::sign::Identity;
-    use armada::net::{Config, GAME_PROTOCOL, Node};
+    use armada::net::GAME_PROTOCOL;
     use armada::session::Session;
     use futures::{SinkExt as _, StreamExt as _};
     use tokio_util::bytes::Bytes;
@@ -232,7 +239,7 @@ fn a_hello_signed_by_a_key_that_is_not_the_senders_identity_is_refused() {
             listen: vec![listen.parse().unwrap()],
             ..Config::default()
         };
-        let node = Node::start(&Identity::generate().keypair(), config).await.unwrap();
+        let node = fresh_node(config).await;
         node.dial(host_peer, host_addrs).await.unwrap();
         let stream = node
             .control()
@@ -535,9 +542,8 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
 
 #[test]
 fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
-    use armada::fair::sign::Identity;
     use armada::driver::{Clock, Ended, Player, play_table};
-    use armada::net::{Config, Node};
+    use armada::fair::sign::Identity;
     use armada::session::Session;
     use futures::{SinkExt as _, StreamExt as _};
     use tokio_util::bytes::Bytes;
@@ -812,8 +818,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-    use armada::fair::sign::Identity;
-    use armada::net::{Config, GAME_PROTOCOL, Node};
+    use armada::net::GAME_PROTOCOL;
     use futures::AsyncWriteExt as _;
 
     let dir = tempfile::tempdir().unwrap();
@@ -841,9 +846,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     // Strangers at the door: each opens eight game streams and sends half a frame.
     let (mut strangers, mut held) = (Vec::new(), Vec::new());
     for _ in 0..6 {
-        let node = runtime
-            .block_on(Node::start(&Identity::generate().keypair(), config()))
-            .unwrap();
+        let node = runtime.block_on(fresh_node(config()));
         // The flood's sockets are closed by now, but the host may not have seen
         // every one of them go yet: until it has, its pending slots are full and a
         // dial is reset in the handshake, as the flood's were. Dial until a slot is
@@ -875,7 +878,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     let knocked = knocks.clone();
     let knocker = runtime.spawn(async move {
         while !knocking.load(Ordering::Relaxed) {
-            let node = Node::start(&Identity::generate().keypair(), config()).await.unwrap();
+            let node = fresh_node(config()).await;
             if node.dial(host_peer, vec![host_addr.clone()]).await.is_ok()
                 && let Ok(mut stream) = node.control().open_stream(host_peer, GAME_PROTOCOL).await
             {

@@ -5,21 +5,15 @@ use std::collections::VecDeque;
 
 use armada::fair::sign::Identity;
 use armada::fair::table::{Note, Verdict};
-use armada::fair::wire;
 use armada::rules::{Seat, Variant};
 use armada::session::{Command, Event, Millis, Session};
 use armada_proto as proto;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
+/// The settings of every table the tests open: the session's own defaults.
 pub fn settings(variant: Variant) -> proto::Settings {
-    proto::Settings {
-        game: wire::game_kind(variant),
-        move_ms: 15_000,
-        answer_ms: 10_000,
-        reveal_ms: 30_000,
-        grace_ms: 30_000,
-    }
+    armada::session::settings(variant, armada::session::GRACE_MS)
 }
 
 pub struct Pair {
@@ -101,7 +95,7 @@ impl Pair {
 
     /// Lets computer players do whatever the table waits for next; false if nothing was due.
     pub fn step_bots(&mut self) -> bool {
-        armada::demo::step(&mut self.host, &mut self.guest, self.now, &mut self.rng)
+        armada::driver::step(&mut self.host, &mut self.guest, self.now, &mut self.rng)
             .unwrap_or_else(|e| panic!("a computer player's command was refused: {e}"))
     }
 

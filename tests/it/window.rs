@@ -6,11 +6,11 @@
 use std::collections::BTreeSet;
 
 use armada::ai::Level;
+use armada::driver::Local;
 use armada::fair::sign::Identity;
 use armada::fair::table::{Note, Verdict};
 use armada::rules::{Coord, Dir, Placer, Ship, Variant};
 use armada::session::{Command, Event, Millis};
-use armada::driver::Local;
 use armada::ui::{Armada, Draft, Lang, Problem, Text, message_ids};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -552,7 +552,10 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
         now += 100;
         local.tick(now);
     }
-    assert!(armada::driver::bot::played(local.session(), 2), "two games played");
+    assert!(
+        armada::driver::bot::played(local.session(), 2),
+        "two games played"
+    );
     assert_eq!(games, 1);
     assert_eq!(starts, 2, "each game started once, without the timer");
     assert!(matches!(

@@ -7,12 +7,12 @@ use egui::{Color32, Id, Key, RichText};
 use super::super::board::{self, Look, Overlay};
 use super::super::i18n::{Arg, Text};
 use super::{Anim, Play, Stage, Tool, arrow, cell_size, chart_look, look_name, why};
-use crate::fair::table::Verdict;
+use crate::driver::Store;
+use crate::driver::Verdict;
+use crate::driver::{Command, Millis};
 use crate::rules::{
     Action, CellSet, Coord, EndReason, Game, Heading, Seat, Torpedo, Weapon, square,
 };
-use crate::session::{Command, Millis};
-use crate::store::Store;
 
 impl Play {
     /// Draws the battle (and the results once the game is over); true when the
@@ -569,7 +569,7 @@ fn cell_label(
 
 /// Each side's figures for the game: actions, cells fired at, decks hit, accuracy,
 /// weapons used.
-fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
+fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::driver::Session) {
     let me = session.seat();
     let history = session.table().history();
     let figures = |seat: Seat| {
@@ -629,11 +629,7 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
 
 /// A proven lie in words: the move it answered (its number in the game and the
 /// action), or the message number where the lie was no answer to a move.
-fn lie_line(
-    t: &Text,
-    lie: &crate::fair::table::Lie,
-    history: &[crate::fair::table::Played],
-) -> String {
+fn lie_line(t: &Text, lie: &crate::driver::Lie, history: &[crate::driver::Played]) -> String {
     let reason = ("reason", Arg::from(lie.reason.clone()));
     match history
         .iter()
@@ -652,7 +648,7 @@ fn lie_line(
 }
 
 /// The verification verdict for each side's answers.
-fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
+fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::driver::Session) {
     let me = session.seat();
     let table = session.table();
     // A side answers the other side's actions.
@@ -675,14 +671,14 @@ fn verdicts(ui: &mut egui::Ui, t: &Text, session: &crate::session::Session) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fair::table::Lie;
+    use crate::driver::Lie;
     use crate::ui::Lang;
     use rand::SeedableRng;
 
     /// A lie in an answer names the move it answered; any other lie its message.
     #[test]
     fn a_lie_in_an_answer_names_its_move() {
-        let mut duet = crate::demo::Duet::new(crate::rules::Variant::Armada).unwrap();
+        let mut duet = crate::driver::Duet::new(crate::rules::Variant::Armada).unwrap();
         let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
         assert!(duet.play_game(&mut rng));
         let history = duet.host.table().history();
