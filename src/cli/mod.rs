@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod demo;
 pub mod net;
+pub mod report;
 
 /// Writes to standard output; a reader that went away (`| head`) is not an error.
 pub fn emit(text: &str) {

@@ -99,6 +99,7 @@ pub fn network(
         store: armada::driver::Store::open(net.data_dir.as_deref())?,
         player,
         watch: None,
+        report: Some(Box::new(super::report::report)),
     };
     let runtime = tokio::runtime::Runtime::new()?;
     let mut say = |line: &str| emit(&format!("{line}\n"));

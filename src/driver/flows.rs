@@ -1,7 +1,6 @@
 //! Hosting, joining and resuming a table from the command line: a node, an invite,
 //! the one invited guest, then the table played to its end across broken links.
 
-use std::sync::PoisonError;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -13,23 +12,34 @@ use tokio_util::codec::{Framed, LengthDelimitedCodec};
 
 use super::table::{Clock, Ended, Side, is_peer};
 use super::{Player, TableOutcome, play_table};
-use crate::ai::Level;
 use crate::fair::secret::Secret;
-use crate::fair::table::{Note, Verdict};
 use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::rules::Seat;
 use crate::session::{Event, Session};
-use crate::store::{Store, TableMeta};
+use crate::store::{Other, PlayedBy, SavedSeat, Store, TableMeta};
 use armada_proto::{self as proto, Invite};
 
 /// What hosting, joining and resuming share.
-#[derive(Debug)]
 pub struct Seating {
     pub config: Config,
     pub store: Store,
     pub player: Player,
     /// A window playing the table hears of every change here.
     pub watch: Option<super::Watch>,
+    /// The command line hears of every event here.
+    pub report: Option<Report>,
+}
+
+impl std::fmt::Debug for Seating {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seating")
+            .field("config", &self.config)
+            .field("store", &self.store)
+            .field("player", &self.player)
+            .field("watch", &self.watch)
+            .field("report", &self.report.is_some())
+            .finish()
+    }
 }
 
 impl Seating {
@@ -187,18 +197,16 @@ fn remember(
     peer: PeerId,
     addrs: &[Multiaddr],
 ) -> anyhow::Result<()> {
-    let (level, games) = seating.player.describe();
-    let seat = match session.seat() {
-        Seat::Host => "host",
-        Seat::Guest => "guest",
-    };
+    let (by, games) = seating.player.describe();
     seating.store.save_meta(
         &session.table().id(),
         &TableMeta {
-            seat: seat.into(),
-            peer: peer.to_string(),
-            addrs: addrs.iter().map(ToString::to_string).collect(),
-            level,
+            seat: session.seat().into(),
+            other: Other::Peer {
+                id: peer.to_string(),
+                addrs: addrs.iter().map(ToString::to_string).collect(),
+            },
+            by,
             games,
         },
     )
@@ -369,9 +377,13 @@ pub async fn resume(
         "that table is a game against the computer: open the window (`armada`) to resume it"
     );
     let identity = seating.store.identity()?;
-    let peer: PeerId = meta.peer.parse().context("the saved peer id is damaged")?;
-    let addrs = meta
-        .addrs
+    let Other::Peer { id: peer, addrs } = &meta.other else {
+        anyhow::bail!(
+            "that table is a game against the computer: open the window (`armada`) to resume it"
+        );
+    };
+    let peer: PeerId = peer.parse().context("the saved peer id is damaged")?;
+    let addrs = addrs
         .iter()
         .map(|a| a.parse::<Multiaddr>())
         .collect::<Result<Vec<_>, _>>()
@@ -382,7 +394,7 @@ pub async fn resume(
             if let Some(damaged) = error.downcast_ref::<crate::store::Damaged>() {
                 // Nothing can be signed from a damaged save: tell the other player
                 // the table cannot go on, so that it need not wait out the grace.
-                let host = meta.seat == "host";
+                let host = meta.seat == SavedSeat::Host;
                 let told = tokio::time::timeout(
                     Duration::from_millis(TELL_GONE_MS),
                     tell_gone(&seating, &identity, host, peer, addrs, damaged),
@@ -397,15 +409,15 @@ pub async fn resume(
         }
     };
     // The computer level saved with the table plays on, unless another is asked for.
-    if let (Player::Human(_), Ok(level)) = (&seating.player, meta.level.parse::<Level>()) {
+    if let (Player::Human(_), PlayedBy::Computer(level)) = (&seating.player, meta.by) {
         seating.player = Player::bot(level, meta.games);
     }
     say(&format!(
         "resuming table {} as the {}",
         hex::encode(id),
-        meta.seat
+        Seat::from(meta.seat)
     ));
-    if meta.seat == "host" {
+    if meta.seat == SavedSeat::Host {
         // The guest redials the addresses it knows: listen there again (and
         // wherever else was asked).
         let mut listen = addrs;
@@ -491,29 +503,20 @@ async fn tell_gone(
     }
 }
 
-/// Says each event worth a line; for a person, also both boards after every action.
-fn reporter(say: Say<'_>, boards: bool) -> impl FnMut(&Session, &Event) + '_ {
-    move |session, event| {
-        if let Some(line) = describe(session, event) {
-            say(&line);
-        }
-        if boards
-            && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event
-            && let Some(game) = session.table().game()
-        {
-            let me = session.seat();
-            say(&format!(
-                "your board:\n{}their board (your chart):\n{}{}",
-                crate::rules::render(session.fleet(), game.chart(me.other())),
-                crate::rules::render(None, game.chart(me)),
-                if game.is_over() {
-                    "game over"
-                } else if game.mover() == me {
-                    "your move"
-                } else {
-                    "their move"
-                }
-            ));
+/// Where a table's events go: the shell's report (the command line prints them),
+/// told whether a person at the terminal plays this side.
+pub type Report = Box<dyn FnMut(&Session, &Event, bool) + Send + Sync>;
+
+/// The shell's report, and whether a person at the terminal plays.
+struct Reporter {
+    report: Option<Report>,
+    person: bool,
+}
+
+impl Reporter {
+    fn event(&mut self, session: &Session, event: &Event) {
+        if let Some(report) = &mut self.report {
+            report(session, event, self.person);
         }
     }
 }
@@ -527,10 +530,14 @@ async fn run(
     mut seating: Seating,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
-    let boards = matches!(seating.player, Player::Human(_));
-    if boards {
+    let person = matches!(seating.player, Player::Human(_));
+    if person {
         say(super::TYPED_MOVES);
     }
+    let mut reporter = Reporter {
+        report: seating.report.take(),
+        person,
+    };
     let mut rng = rand::rngs::ChaCha8Rng::from_rng(&mut rand::rng());
     let mut side = Side {
         session: &mut session,
@@ -552,7 +559,7 @@ async fn run(
         let next = if let Some(stream) = stream.take() {
             stream
         } else {
-            match reconnect(&mut table, &mut side, say, boards).await? {
+            match reconnect(&mut table, &mut side, say, &mut reporter).await? {
                 Reconnected::Stream(stream) => stream,
                 Reconnected::Gone => {
                     let me = side.session.seat();
@@ -583,7 +590,7 @@ async fn run(
                 }
             }
         };
-        let ended = play_watching(next, &table, &mut side, say, boards).await?;
+        let ended = play_watching(next, &table, &mut side, say, &mut reporter).await?;
         match ended {
             Ended::Done => {
                 return Ok(TableOutcome {
@@ -614,23 +621,19 @@ async fn play_watching<R: rand::Rng + ?Sized>(
     table: &Table,
     side: &mut Side<'_, R>,
     say: Say<'_>,
-    boards: bool,
+    reporter: &mut Reporter,
 ) -> anyhow::Result<Ended> {
-    // The game's lines and the connection's changes share the terminal.
-    let shared = std::sync::Mutex::new(say);
-    let said = |line: &str| (shared.lock().unwrap_or_else(PoisonError::into_inner))(line);
-    let (mut to_report, mut to_show) = (said, said);
     let mut routes = table.node.routes();
     let mut shown = None;
     let watch = side.watch.clone();
     let mut tell = |routes: &mut crate::net::Routes, shown: &mut Option<crate::net::Route>| {
-        show_route(routes, table.peer, shown, &mut to_show);
+        show_route(routes, table.peer, shown, &mut *say);
         if let (Some(watch), Some(route)) = (&watch, shown.clone()) {
             watch.send(super::Update::Link(super::Link::Route(route)));
         }
     };
     tell(&mut routes, &mut shown);
-    let mut report = reporter(&mut to_report, boards);
+    let mut report = |session: &Session, event: &Event| reporter.event(session, event);
     let play = play_table(stream, table.peer, side, &mut report);
     tokio::pin!(play);
     loop {
@@ -675,7 +678,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
     table: &mut Table,
     side: &mut Side<'_, R>,
     say: Say<'_>,
-    boards: bool,
+    reporter: &mut Reporter,
 ) -> anyhow::Result<Reconnected> {
     let mut backoff = 250;
     let mut claimed_at: Option<tokio::time::Instant> = None;
@@ -742,63 +745,15 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             },
             () = tokio::time::sleep_until(deadline) => {
                 side.session.handle_timeout(side.clock.now());
-                side.settle_events(&mut reporter(&mut *say, boards))?;
+                side.settle_events(&mut |s: &Session, e: &Event| reporter.event(s, e))?;
             }
             input = side.player.input() => {
                 let left = side.input(input)?;
-                side.settle_events(&mut reporter(&mut *say, boards))?;
+                side.settle_events(&mut |s: &Session, e: &Event| reporter.event(s, e))?;
                 if left {
                     return Ok(Reconnected::Left);
                 }
             }
         }
     }
-}
-
-/// A line for the terminal about an event, if it is worth one.
-pub fn describe(session: &Session, event: &Event) -> Option<String> {
-    let me = session.seat();
-    let who = |seat: Seat| if seat == me { "you" } else { "they" };
-    Some(match event {
-        Event::Table(Note::Started { timer }) => {
-            format!(
-                "game {} started ({})",
-                session.table().game_number().unwrap_or(0) + 1,
-                if *timer {
-                    "15-second move timer"
-                } else {
-                    "no move timer"
-                }
-            )
-        }
-        Event::Timer(on) => format!(
-            "the move timer is {} for the games you start",
-            if *on { "on" } else { "off" }
-        ),
-        Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
-        Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
-        Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
-        Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
-            format!("{} claimed a forfeit: {owed:?} owed", who(*claimant))
-        }
-        Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
-        Event::Table(Note::Settled(verdict)) => match verdict {
-            Verdict::Honest(ending) => {
-                format!("verdict: {ending}; both fleets revealed and every answer proven")
-            }
-            Verdict::Lie(lie) => format!("verdict: {lie}; the {} loses", lie.liar),
-            Verdict::Incomplete(why) => format!("verdict: incomplete: {why}"),
-        },
-        Event::Score(score) => format!(
-            "score: host {} – guest {}",
-            f64::from(score[0]) / 2.0,
-            f64::from(score[1]) / 2.0
-        ),
-        Event::Refused(rejected) => format!("refused a message: {rejected}"),
-        Event::PeerRefused(error) => {
-            format!("the other player refused a message: {}", error.detail)
-        }
-        Event::PeerGone(reason) => format!("the other player cannot go on: {reason}"),
-        _ => return None,
-    })
 }

@@ -15,7 +15,7 @@ use crate::fair::secret::EntropyError;
 use crate::fair::sign::Identity;
 use crate::rules::Variant;
 use crate::session::{Command, CommandError, Event, Millis, Session};
-use crate::store::{COMPUTER, Store, TableMeta};
+use crate::store::{Other, PlayedBy, SavedSeat, Store, TableMeta};
 
 /// How long the computer "thinks" before each move, so a person can follow it.
 pub const THINK_MS: Millis = 700;
@@ -59,10 +59,11 @@ impl Local {
         store.save_meta(
             &self.duet.host.table().id(),
             &TableMeta {
-                seat: "host".into(),
-                peer: COMPUTER.into(),
-                addrs: Vec::new(),
-                level: self.bot.level().to_string(),
+                seat: SavedSeat::Host,
+                other: Other::Computer {
+                    level: self.bot.level(),
+                },
+                by: PlayedBy::Window,
                 games: 0,
             },
         )?;
@@ -79,11 +80,9 @@ impl Local {
         now: Millis,
     ) -> anyhow::Result<Self> {
         let meta = store.load_meta(id)?;
-        anyhow::ensure!(meta.is_computer(), "not a table against the computer");
-        let level: Level = meta
-            .level
-            .parse()
-            .map_err(|e| anyhow::anyhow!("the saved level is damaged: {e}"))?;
+        let Other::Computer { level } = meta.other else {
+            anyhow::bail!("not a table against the computer");
+        };
         let me = store
             .restore(id, identity, now)?
             .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;

@@ -23,6 +23,7 @@ mod local;
 mod player;
 #[cfg(feature = "net")]
 mod remote;
+mod saved;
 #[cfg(feature = "net")]
 mod table;
 #[cfg(feature = "net")]
@@ -33,7 +34,7 @@ pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;
 pub use duet::{Duet, step};
 #[cfg(feature = "net")]
-pub use flows::{Seating, describe, host, join, resume};
+pub use flows::{Report, Seating, host, join, resume};
 #[cfg(feature = "net")]
 pub use lan::lan_tables;
 pub use local::{Local, THINK_MS};
@@ -41,6 +42,7 @@ pub use local::{Local, THINK_MS};
 pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
 #[cfg(feature = "net")]
 pub use remote::Remote;
+pub use saved::{PastTable, SavedTables, saved_tables};
 #[cfg(feature = "net")]
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};
 #[cfg(feature = "net")]
@@ -58,4 +60,4 @@ pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Verdict,
     settings,
 };
-pub use crate::store::{Damaged, Store, TableMeta};
+pub use crate::store::{Damaged, Other, PlayedBy, SavedSeat, Store, TableMeta};

@@ -6,7 +6,8 @@ use tokio::sync::mpsc;
 use super::bot::Bot;
 use crate::ai::Level;
 use crate::rules::{Action, Seat};
-use crate::session::{Command, Event, Session};
+use crate::session::{Command, Event, Owed, Session};
+use crate::store::PlayedBy;
 
 /// Who plays this side of the table.
 #[derive(Debug)]
@@ -98,11 +99,12 @@ impl Player {
     }
 
     /// The level and games to remember with a table ("person" for a human).
-    pub fn describe(&self) -> (String, u32) {
+    /// Who this is and how many games it plays, as a saved table keeps it.
+    pub fn describe(&self) -> (PlayedBy, u32) {
         match self {
-            Self::Bot(bot) => (bot.level().to_string(), bot.games()),
-            Self::Human(human) => ("person".into(), human.games),
-            Self::Window(_) => ("window".into(), 0),
+            Self::Bot(bot) => (PlayedBy::Computer(bot.level()), bot.games()),
+            Self::Human(human) => (PlayedBy::Person, human.games),
+            Self::Window(_) => (PlayedBy::Window, 0),
         }
     }
 
@@ -132,14 +134,11 @@ impl Player {
             Self::Bot(bot) => bot.next(session, rng),
             // The window places its fleet itself.
             Self::Window(_) => None,
-            Self::Human(_) => {
-                // A person's fleet is placed automatically in the terminal.
-                let table = session.table();
-                let me = session.seat();
-                let variant = table.variant()?;
-                (table.game_id().is_some() && !table.committed(me) && table.settled().is_none())
-                    .then(|| Command::Place(Level::Random.place(&variant.fleet(), rng)))
-            }
+            // A person's fleet is placed automatically in the terminal.
+            Self::Human(_) => match session.owed() {
+                Owed::Fleet(spec) => Some(Command::Place(Level::Random.place(&spec, rng))),
+                _ => None,
+            },
         }
     }
 

@@ -90,6 +90,7 @@ impl Remote {
             store,
             player: Player::Window(WindowSide::new(inbox)),
             watch: Some(watch.clone()),
+            report: None,
         };
         std::thread::spawn(move || {
             let result = tokio::runtime::Builder::new_multi_thread()

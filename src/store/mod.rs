@@ -34,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 use sha2::Digest as _;
 
+use crate::ai::Level;
 use crate::fair::sign::Identity;
 use crate::fair::table::Table;
 use crate::session::Session;
@@ -80,20 +81,91 @@ pub struct Damaged {
     pub transcript: PathBuf,
 }
 
-/// How to reach a table's other player again after a restart.
+/// Who a saved table is played with and by, and how to reach the other player again.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TableMeta {
-    /// "host" or "guest": this side.
-    pub seat: String,
-    /// The other player's peer id.
-    pub peer: String,
-    /// Where to find the table: the host's own listen addresses, or the guest's
-    /// copy of the invite's.
-    pub addrs: Vec<String>,
-    /// Who plays this side: a computer level.
-    pub level: String,
-    /// Games to play at the table.
+    /// This side's seat.
+    pub seat: SavedSeat,
+    /// The other side.
+    pub other: Other,
+    /// Who plays this side.
+    pub by: PlayedBy,
+    /// Games to play at the table (0: as many as the player likes).
     pub games: u32,
+}
+
+/// A seat, as saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SavedSeat {
+    Host,
+    Guest,
+}
+
+impl From<crate::rules::Seat> for SavedSeat {
+    fn from(seat: crate::rules::Seat) -> Self {
+        match seat {
+            crate::rules::Seat::Host => Self::Host,
+            crate::rules::Seat::Guest => Self::Guest,
+        }
+    }
+}
+
+impl From<SavedSeat> for crate::rules::Seat {
+    fn from(seat: SavedSeat) -> Self {
+        match seat {
+            SavedSeat::Host => Self::Host,
+            SavedSeat::Guest => Self::Guest,
+        }
+    }
+}
+
+/// The other side of a saved table.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Other {
+    /// The computer at this level, in this process (a window's game; its side is
+    /// saved too).
+    Computer {
+        #[serde(with = "level_name")]
+        level: Level,
+    },
+    /// Another peer: its id, and where to find the table (the host's own listen
+    /// addresses, or the guest's copy of the invite's).
+    Peer { id: String, addrs: Vec<String> },
+}
+
+/// Who plays this side of a saved table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayedBy {
+    /// A person at the terminal.
+    Person,
+    /// A person in the window.
+    Window,
+    /// A computer level, at a network table.
+    Computer(#[serde(with = "level_name")] Level),
+}
+
+/// A level saved by its name.
+mod level_name {
+    use super::Level;
+
+    pub fn serialize<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&level.to_string())
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+        let name = <String as serde::Deserialize>::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl TableMeta {
+    /// Whether the table is a game against the computer in the window.
+    pub fn is_computer(&self) -> bool {
+        matches!(self.other, Other::Computer { .. })
+    }
 }
 
 /// A table's meta as saved, with its check (over the meta's compact JSON).
@@ -101,16 +173,6 @@ pub struct TableMeta {
 struct SealedMeta {
     meta: TableMeta,
     check: String,
-}
-
-/// The `peer` of a table played against the computer in the window.
-pub const COMPUTER: &str = "computer";
-
-impl TableMeta {
-    /// Whether the table is a game against the computer in the window.
-    pub fn is_computer(&self) -> bool {
-        self.peer == COMPUTER
-    }
 }
 
 /// The computer's side of a table played in the window.

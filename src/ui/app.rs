@@ -831,91 +831,46 @@ impl Armada {
 /// and a line per table with its score and its verification verdict.
 fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
     const LISTED: usize = 8;
-    let mut info = HomeInfo::default();
-    for id in store.tables().unwrap_or_default() {
-        let Ok(meta) = store.load_meta(&id) else {
-            // Damaged (or another version's): named, never played.
-            info.unreadable += 1;
-            continue;
-        };
-        // Verifying a transcript is the costly part (and this runs at start-up):
-        // only for a table that could still be listed or resumed.
-        let may_list = info.past.len() < LISTED;
-        // Friend tables the window played can be resumed from it.
-        let friend = meta.level == "window";
-        let may_resume =
-            (meta.is_computer() && info.unfinished.is_none()) || (friend && info.friend.is_none());
-        if !may_list && !may_resume {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
-            continue;
-        };
-        // One cut short by a crash still reads (its whole frames); one of another
-        // protocol version or not a transcript cannot be resumed or listed.
-        if armada_proto::decode_transcript_prefix(&bytes).is_err() {
-            info.unreadable += 1;
-            continue;
-        }
-        let report = crate::driver::verify::verify(&bytes);
-        let finished = report
-            .games
-            .last()
-            .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
-        if meta.is_computer() && !finished && info.unfinished.is_none() {
-            info.unfinished = Some(id);
-            continue;
-        }
-        // A friend table resumes once a game opened (the other player's address is
-        // saved by then).
-        if friend && !finished && !report.games.is_empty() && info.friend.is_none() {
-            info.friend = Some(id);
-            continue;
-        }
-        if !finished || info.past.len() >= LISTED {
-            continue;
-        }
-        let me = if meta.seat == "host" {
-            Seat::Host
-        } else {
-            Seat::Guest
-        };
-        let points = |seat: Seat| -> u32 {
-            report
-                .games
-                .iter()
-                .filter_map(|g| g.ending)
-                .map(|e| e.half_points(seat))
-                .sum()
-        };
-        let who = if meta.is_computer() {
-            let level = match meta.level.as_str() {
-                "easy" => t.get("level-easy"),
-                "medium" => t.get("level-medium"),
-                "hard" => t.get("level-hard"),
-                other => other.to_owned(),
+    let saved = crate::driver::saved_tables(store, LISTED);
+    let past = saved
+        .past
+        .iter()
+        .map(|table| {
+            let who = match table.computer {
+                Some(level) => {
+                    let level = match level {
+                        Level::Easy => t.get("level-easy"),
+                        Level::Medium => t.get("level-medium"),
+                        Level::Hard => t.get("level-hard"),
+                        Level::Random => level.to_string(),
+                    };
+                    t.with("past-computer", &[("level", Arg::from(level))])
+                }
+                None => t.get("past-friend"),
             };
-            t.with("past-computer", &[("level", Arg::from(level))])
-        } else {
-            t.get("past-friend")
-        };
-        let verdict = t.get(match report.outcome {
-            crate::driver::verify::Outcome::Honest => "past-honest",
-            crate::driver::verify::Outcome::Lie(_) => "past-lie",
-            _ => "past-incomplete",
-        });
-        info.past.push(t.with(
-            "past-line",
-            &[
-                ("who", Arg::from(who)),
-                ("games", Arg::from(report.games.len())),
-                ("me", Arg::Num(f64::from(points(me)) / 2.0)),
-                ("them", Arg::Num(f64::from(points(me.other())) / 2.0)),
-                ("verdict", Arg::from(verdict)),
-            ],
-        ));
+            let verdict = t.get(match table.outcome {
+                crate::driver::verify::Outcome::Honest => "past-honest",
+                crate::driver::verify::Outcome::Lie(_) => "past-lie",
+                _ => "past-incomplete",
+            });
+            t.with(
+                "past-line",
+                &[
+                    ("who", Arg::from(who)),
+                    ("games", Arg::from(table.games)),
+                    ("me", Arg::Num(f64::from(table.points[0]) / 2.0)),
+                    ("them", Arg::Num(f64::from(table.points[1]) / 2.0)),
+                    ("verdict", Arg::from(verdict)),
+                ],
+            )
+        })
+        .collect();
+    HomeInfo {
+        unfinished: saved.unfinished,
+        friend: saved.friend,
+        past,
+        unreadable: saved.unreadable,
     }
-    info
 }
 
 /// The table behind the screen: against the computer in memory, or with a friend

@@ -16,7 +16,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("ai", &["rules"]),
     ("fair", &["rules"]),
     ("session", &["rules", "fair"]),
-    ("store", &["rules", "fair", "session"]),
+    // A saved table names the computer's level.
+    ("store", &["rules", "ai", "fair", "session"]),
     ("net", &[]),
     (
         "driver",

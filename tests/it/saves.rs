@@ -88,10 +88,12 @@ fn a_byte_flipped_in_a_tables_meta_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(Some(dir.path())).unwrap();
     let meta = armada::store::TableMeta {
-        seat: "guest".into(),
-        peer: "12D3KooWExample".into(),
-        addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
-        level: "person".into(),
+        seat: armada::store::SavedSeat::Guest,
+        other: armada::store::Other::Peer {
+            id: "12D3KooWExample".into(),
+            addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
+        },
+        by: armada::store::PlayedBy::Person,
         games: 1,
     };
     let id = [9; 32];

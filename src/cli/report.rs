@@ -1,0 +1,78 @@
+//! What the terminal prints of a table's events: a line for each event worth one,
+//! and for a person playing, both boards after every action.
+
+use armada::driver::{Event, Note, Session, Verdict};
+use armada::rules::{Seat, render};
+
+/// Prints `event` of `session`; `person`: a person at this terminal plays the side.
+pub fn report(session: &Session, event: &Event, person: bool) {
+    if let Some(line) = describe(session, event) {
+        super::emit(&format!("{line}\n"));
+    }
+    if person
+        && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event
+        && let Some(game) = session.table().game()
+    {
+        let me = session.seat();
+        super::emit(&format!(
+            "your board:\n{}their board (your chart):\n{}{}\n",
+            render(session.fleet(), game.chart(me.other())),
+            render(None, game.chart(me)),
+            if game.is_over() {
+                "game over"
+            } else if game.mover() == me {
+                "your move"
+            } else {
+                "their move"
+            }
+        ));
+    }
+}
+
+/// A line for the terminal about an event, if it is worth one.
+fn describe(session: &Session, event: &Event) -> Option<String> {
+    let me = session.seat();
+    let who = |seat: Seat| if seat == me { "you" } else { "they" };
+    Some(match event {
+        Event::Table(Note::Started { timer }) => {
+            format!(
+                "game {} started ({})",
+                session.table().game_number().unwrap_or(0) + 1,
+                if *timer {
+                    "15-second move timer"
+                } else {
+                    "no move timer"
+                }
+            )
+        }
+        Event::Timer(on) => format!(
+            "the move timer is {} for the games you start",
+            if *on { "on" } else { "off" }
+        ),
+        Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
+        Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
+        Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
+        Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
+            format!("{} claimed a forfeit: {owed:?} owed", who(*claimant))
+        }
+        Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
+        Event::Table(Note::Settled(verdict)) => match verdict {
+            Verdict::Honest(ending) => {
+                format!("verdict: {ending}; both fleets revealed and every answer proven")
+            }
+            Verdict::Lie(lie) => format!("verdict: {lie}; the {} loses", lie.liar),
+            Verdict::Incomplete(why) => format!("verdict: incomplete: {why}"),
+        },
+        Event::Score(score) => format!(
+            "score: host {} – guest {}",
+            f64::from(score[0]) / 2.0,
+            f64::from(score[1]) / 2.0
+        ),
+        Event::Refused(rejected) => format!("refused a message: {rejected}"),
+        Event::PeerRefused(error) => {
+            format!("the other player refused a message: {}", error.detail)
+        }
+        Event::PeerGone(reason) => format!("the other player cannot go on: {reason}"),
+        _ => return None,
+    })
+}

@@ -1,0 +1,101 @@
+//! The saved tables as the home screen lists them: which can be resumed, and each
+//! finished one's opponent, score and verification verdict.
+
+use crate::ai::Level;
+use crate::fair::verify::{Outcome, verify};
+use crate::rules::Seat;
+use crate::store::{Other, PlayedBy, Store};
+
+/// The saved tables of a store, newest first.
+#[derive(Clone, Debug, Default)]
+pub struct SavedTables {
+    /// The newest unfinished game against the computer.
+    pub unfinished: Option<[u8; 32]>,
+    /// The newest unfinished game with a friend played in the window (once a game
+    /// opened: the other player's address is saved by then).
+    pub friend: Option<[u8; 32]>,
+    /// Finished tables, newest first, at most `listed`.
+    pub past: Vec<PastTable>,
+    /// Saved tables that cannot be read (damaged, or saved by another version):
+    /// neither resumed nor listed.
+    pub unreadable: usize,
+}
+
+/// A finished table.
+#[derive(Clone, Debug)]
+pub struct PastTable {
+    pub id: [u8; 32],
+    /// The computer's level, or `None` for a friend.
+    pub computer: Option<Level>,
+    pub games: usize,
+    /// In half points: this side's, the other's.
+    pub points: [u32; 2],
+    /// What `armada verify` says of its transcript.
+    pub outcome: Outcome,
+}
+
+/// Reads `store`'s tables, newest first, verifying a transcript only where the
+/// table could still be listed (at most `listed`) or resumed.
+pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
+    let mut info = SavedTables::default();
+    for id in store.tables().unwrap_or_default() {
+        let Ok(meta) = store.load_meta(&id) else {
+            // Damaged (or another version's): named, never played.
+            info.unreadable += 1;
+            continue;
+        };
+        let may_list = info.past.len() < listed;
+        // Friend tables the window played can be resumed from it.
+        let friend = meta.by == PlayedBy::Window && !meta.is_computer();
+        let may_resume =
+            (meta.is_computer() && info.unfinished.is_none()) || (friend && info.friend.is_none());
+        if !may_list && !may_resume {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
+            continue;
+        };
+        // One cut short by a crash still reads (its whole frames); one of another
+        // protocol version or not a transcript cannot be resumed or listed.
+        if armada_proto::decode_transcript_prefix(&bytes).is_err() {
+            info.unreadable += 1;
+            continue;
+        }
+        let report = verify(&bytes);
+        let finished = report
+            .games
+            .last()
+            .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
+        if meta.is_computer() && !finished && info.unfinished.is_none() {
+            info.unfinished = Some(id);
+            continue;
+        }
+        if friend && !finished && !report.games.is_empty() && info.friend.is_none() {
+            info.friend = Some(id);
+            continue;
+        }
+        if !finished || info.past.len() >= listed {
+            continue;
+        }
+        let me = Seat::from(meta.seat);
+        let points = |seat: Seat| -> u32 {
+            report
+                .games
+                .iter()
+                .filter_map(|g| g.ending)
+                .map(|e| e.half_points(seat))
+                .sum()
+        };
+        info.past.push(PastTable {
+            id,
+            computer: match meta.other {
+                Other::Computer { level } => Some(level),
+                Other::Peer { .. } => None,
+            },
+            games: report.games.len(),
+            points: [points(me), points(me.other())],
+            outcome: report.outcome,
+        });
+    }
+    info
+}
