@@ -157,17 +157,35 @@ impl Remote {
     /// Takes in what the network side sent since the last call.
     pub fn poll(&mut self) {
         while let Ok(update) = self.updates.try_recv() {
-            match update {
-                Update::Invite(link) => self.invite = Some(link),
-                Update::Link(link) => self.link = Some(link),
-                Update::Snapshot(session, now) => {
-                    self.session = Some(*session);
-                    self.clock = (now, Instant::now());
-                }
-                Update::Event(event) => self.events.push_back(event),
-                Update::Refused(why) => self.refused = Some(why),
-                Update::Ended(result) => self.ended = Some(result),
+            self.take(update);
+        }
+    }
+
+    /// Waits up to `timeout` for news from the network side and takes it in;
+    /// whether any came. For a caller with nothing to do until then (a test
+    /// stepping the window): it wakes at the news, not at the end of a fixed pause.
+    pub fn wait(&mut self, timeout: std::time::Duration) -> bool {
+        match self.updates.recv_timeout(timeout) {
+            Ok(update) => {
+                self.take(update);
+                self.poll();
+                true
             }
+            Err(_) => false,
+        }
+    }
+
+    fn take(&mut self, update: Update) {
+        match update {
+            Update::Invite(link) => self.invite = Some(link),
+            Update::Link(link) => self.link = Some(link),
+            Update::Snapshot(session, now) => {
+                self.session = Some(*session);
+                self.clock = (now, Instant::now());
+            }
+            Update::Event(event) => self.events.push_back(event),
+            Update::Refused(why) => self.refused = Some(why),
+            Update::Ended(result) => self.ended = Some(result),
         }
     }
 

@@ -356,6 +356,19 @@ impl Armada {
         play.driver.command(now, Command::Act(action)).is_ok()
     }
 
+    /// Waits up to `timeout` for news from a friend's table on its way or on
+    /// screen (nothing to wait for at a table against the computer); whether any came.
+    /// The next frame shows it.
+    pub fn wait_for_network(&mut self, timeout: std::time::Duration) -> bool {
+        if let Some(remote) = &mut self.connecting {
+            return remote.wait(timeout);
+        }
+        match self.play.as_deref_mut().map(|p| &mut p.driver) {
+            Some(Driver::Remote(remote)) => remote.wait(timeout),
+            _ => false,
+        }
+    }
+
     /// Whether an action's animation is running.
     pub fn animating(&self) -> bool {
         self.play.as_ref().is_some_and(|p| !p.anims.is_empty())

@@ -622,14 +622,25 @@ fn until(
     what: &str,
     done: impl Fn(&Harness<'_, Armada>) -> bool,
 ) {
-    for _ in 0..1200 {
+    // A guard against a hang, not a measure: the network side runs on real time.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_mins(2);
+    while std::time::Instant::now() < give_up {
         if done(harness) {
             return;
         }
+        // Wakes at the network's next news (or after a moment without any), then
+        // draws a frame with it.
+        harness
+            .state_mut()
+            .wait_for_network(std::time::Duration::from_millis(25));
         harness.step();
-        std::thread::sleep(std::time::Duration::from_millis(25));
     }
-    panic!("waited in vain for {what}");
+    let labels: Vec<_> = harness
+        .query_all_by_label_contains(" ")
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| !l.contains("waters") && !l.contains("fleet "))
+        .collect();
+    panic!("waited in vain for {what}; on screen: {labels:?}");
 }
 
 #[test]
@@ -657,6 +668,10 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
         has(h, "Place your fleet")
     });
     click(&mut harness, "Place automatically");
+    // Start waits for the computer guest's Ready.
+    until(&mut harness, "the guest's Ready", |h| {
+        has(h, "The opponent is ready.")
+    });
     click(&mut harness, "Start the game");
     let mut clicks = 0;
     loop {
@@ -984,13 +999,19 @@ fn both_until(
     what: &str,
     done: impl Fn(&Harness<'_, Armada>, &Harness<'_, Armada>) -> bool,
 ) {
-    for _ in 0..1200 {
+    // A guard against a hang, not a measure: the network side runs on real time.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_mins(2);
+    let news = std::time::Duration::from_millis(10);
+    while std::time::Instant::now() < give_up {
         if done(a, b) {
             return;
         }
+        // Each window wakes at its network's next news (or after a moment), then
+        // draws a frame with it.
+        a.state_mut().wait_for_network(news);
+        b.state_mut().wait_for_network(news);
         a.step();
         b.step();
-        std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let labels = |h: &Harness<'_, Armada>| {
         h.query_all_by_label_contains(" ")
@@ -1315,15 +1336,19 @@ fn an_opponent_gone_past_the_grace_is_shown_gone_with_the_forfeit_claimed() {
     });
     // The guest's 15 s and the grace run out; the host claims, waits the grace once
     // more for a refutation, and gives up on the link.
-    for _ in 0..60 {
+    // That is real time on the network side's clock: wait for its news, with room
+    // for a loaded machine (about 17 s are needed).
+    let give_up = std::time::Instant::now() + std::time::Duration::from_mins(2);
+    while std::time::Instant::now() < give_up {
         if has(
             &host,
             "Your opponent is gone: a forfeit is claimed on the record.",
         ) {
             break;
         }
+        host.state_mut()
+            .wait_for_network(std::time::Duration::from_millis(500));
         host.step();
-        std::thread::sleep(std::time::Duration::from_millis(500));
     }
     assert!(has(
         &host,
