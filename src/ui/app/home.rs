@@ -1,0 +1,427 @@
+//! The home screen: new games, friend tables (open, join, LAN), the connecting
+//! screen, and the saved tables (resume, past results).
+
+use egui::Color32;
+
+use super::super::i18n::{Arg, Text};
+use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, waker};
+use crate::driver::{Level, Local, Millis, Remote, Store};
+
+impl Armada {
+    /// The plain home screen's lower part: resume buttons and past tables; returns the
+    /// table chosen to resume (against the computer, with a friend).
+    pub(super) fn saved_tables_section(
+        &mut self,
+        ui: &mut egui::Ui,
+    ) -> (Option<[u8; 32]>, Option<[u8; 32]>) {
+        let info = self.home_info();
+        let t = &self.text;
+        let mut resume = None;
+        if let Some(id) = info.unfinished {
+            ui.add_space(12.0);
+            if ui.button(t.get("home-resume")).clicked() {
+                resume = Some(id);
+            }
+        }
+        let mut resume_friend = None;
+        if let Some(id) = info.friend {
+            ui.add_space(6.0);
+            if ui.button(t.get("home-resume-friend")).clicked() {
+                resume_friend = Some(id);
+            }
+        }
+        ui.add_space(12.0);
+        ui.heading(t.get("home-past"));
+        if info.past.is_empty() {
+            ui.label(t.get("home-past-none"));
+        }
+        for line in &info.past {
+            ui.label(line);
+        }
+        if info.unreadable > 0 {
+            ui.label(t.with("home-unreadable", &[("count", Arg::from(info.unreadable))]));
+        }
+        (resume, resume_friend)
+    }
+
+    pub(super) fn home(&mut self, ui: &mut egui::Ui, now: Millis) {
+        let t = &self.text;
+        ui.label(t.get("home-tagline"));
+        ui.add_space(12.0);
+        ui.heading(t.get("home-mode"));
+        let mut mode = self.prefs.mode;
+        ui.radio_value(&mut mode, Mode::Armada, t.get("mode-armada"));
+        for side in [8u8, 10, 12] {
+            ui.radio_value(
+                &mut mode,
+                Mode::Classic(side),
+                t.with("mode-classic", &[("side", Arg::from(u32::from(side)))]),
+            );
+        }
+        ui.add_space(12.0);
+        ui.heading(t.get("home-computer"));
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            for (level, id) in [
+                (Level::Easy, "level-easy"),
+                (Level::Medium, "level-medium"),
+                (Level::Hard, "level-hard"),
+            ] {
+                if ui.button(t.get(id)).clicked() {
+                    chosen = Some(level);
+                }
+            }
+        });
+        ui.add_space(12.0);
+        ui.heading(t.get("home-friend"));
+        let mut host = false;
+        let mut join = false;
+        ui.horizontal(|ui| {
+            host = ui.button(t.get("home-host")).clicked();
+            ui.separator();
+            ui.add(
+                egui::TextEdit::singleline(&mut self.invite)
+                    .hint_text(t.get("home-invite-hint"))
+                    .desired_width(360.0),
+            )
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::WidgetType::TextEdit,
+                    true,
+                    t.get("home-invite-hint"),
+                )
+            });
+            join = ui
+                .add_enabled(
+                    !self.invite.trim().is_empty(),
+                    egui::Button::new(t.get("home-join")),
+                )
+                .clicked();
+        });
+        if let Some(note) = &self.note {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), note);
+        }
+        if let Some(invite) = self.lan_tables(ui) {
+            self.invite = invite;
+            self.open_friend(ui.ctx(), true);
+            return;
+        }
+        if host || join {
+            self.open_friend(ui.ctx(), join);
+            return;
+        }
+        let (resume, resume_friend) = self.saved_tables_section(ui);
+        if mode != self.prefs.mode {
+            self.prefs.mode = mode;
+            self.save_prefs();
+        }
+        if let Some(level) = chosen {
+            self.open(level, now);
+        } else if let Some(id) = resume {
+            self.resume(&id, now);
+        } else if let Some(id) = resume_friend {
+            self.resume_friend(ui.ctx(), &id);
+        }
+    }
+
+    /// The LAN search button and what it found; the invite of a table chosen to join.
+    pub(super) fn lan_tables(&mut self, ui: &mut egui::Ui) -> Option<String> {
+        let t = &self.text;
+        if let Some(Lan::Searching(rx)) = &self.lan
+            && let Ok(found) = rx.try_recv()
+        {
+            self.lan = Some(Lan::Found(found));
+        }
+        let mut chosen = None;
+        let searching = matches!(self.lan, Some(Lan::Searching(_)));
+        if ui
+            .add_enabled(!searching, egui::Button::new(t.get("home-lan")))
+            .clicked()
+        {
+            self.lan = Some(self.search_lan(ui.ctx()));
+        }
+        match &self.lan {
+            None => {}
+            Some(Lan::Off) => {
+                ui.label(t.get("lan-off"));
+            }
+            Some(Lan::Searching(_)) => {
+                ui.label(t.get("lan-searching"));
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(200));
+            }
+            Some(Lan::Found(tables)) if tables.is_empty() => {
+                ui.label(t.get("lan-none"));
+            }
+            Some(Lan::Found(tables)) => {
+                for table in tables {
+                    ui.horizontal(|ui| {
+                        ui.label(t.with(
+                            "lan-table",
+                            &[
+                                ("game", Arg::from(table.game.as_str())),
+                                ("peer", Arg::from(table.peer.as_str())),
+                            ],
+                        ));
+                        match &table.invite {
+                            Some(invite) => {
+                                if ui.button(t.get("home-join")).clicked() {
+                                    chosen = Some(invite.clone());
+                                }
+                            }
+                            None => {
+                                ui.label(t.get("lan-needs-invite"));
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        chosen
+    }
+
+    /// Starts looking for tables on the LAN (never where discovery is off: `mDNS`
+    /// multicasts on the network).
+    pub(super) fn search_lan(&self, ctx: &egui::Context) -> Lan {
+        if !self.net.discovery {
+            return Lan::Off;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let config = self.net.clone();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let found = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .map(|runtime| {
+                    runtime.block_on(async move {
+                        let identity = crate::driver::Identity::generate();
+                        let wait = std::time::Duration::from_secs(3);
+                        crate::driver::lan_tables(&identity, config, wait)
+                            .await
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|(peer, offer)| LanTable {
+                                peer: peer.to_string(),
+                                game: match offer.game {
+                                    armada_proto::GameKind::Armada => "Armada".to_owned(),
+                                    armada_proto::GameKind::Classic { side } => {
+                                        format!("{side}×{side}")
+                                    }
+                                },
+                                invite: offer.invite.map(|i| i.to_link()),
+                            })
+                            .collect()
+                    })
+                })
+                .unwrap_or_default();
+            let _ = tx.send(found);
+            ctx.request_repaint();
+        });
+        Lan::Searching(rx)
+    }
+
+    /// Plays on a saved friend table: connecting, then the table where it was.
+    pub(super) fn resume_friend(&mut self, ctx: &egui::Context, id: &[u8; 32]) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let remote = Remote::resume(store, self.net.clone(), id, waker(ctx));
+        self.note = None;
+        self.home = None;
+        self.connecting = Some(Box::new(remote));
+    }
+
+    /// Opens a table for a friend (`join`: joins the pasted invite instead).
+    pub(super) fn open_friend(&mut self, ctx: &egui::Context, join: bool) {
+        let Some(store) = self.store.clone() else {
+            self.note = Some(self.text.get("friend-no-store"));
+            return;
+        };
+        let wake = waker(ctx);
+        let remote = if join {
+            if let Err(error) = armada_proto::Invite::parse(self.invite.trim()) {
+                self.note = Some(self.text.with(
+                    "friend-bad-invite",
+                    &[("why", Arg::from(error.to_string()))],
+                ));
+                return;
+            }
+            Remote::join(store, self.net.clone(), &self.invite, wake)
+        } else {
+            let settings = crate::driver::settings(self.prefs.mode.variant(), self.grace_ms);
+            Remote::host(store, self.net.clone(), settings, self.prefs.timer, wake)
+        };
+        self.note = None;
+        self.home = None;
+        self.connecting = Some(Box::new(remote));
+    }
+
+    /// Moves a network table on screen once both players are in; back home with the
+    /// reason if it failed first.
+    pub(super) fn poll_connecting(&mut self, now: Millis) {
+        let Some(remote) = &mut self.connecting else {
+            return;
+        };
+        remote.poll();
+        if remote.ready() {
+            if let Some(remote) = self.connecting.take() {
+                let driver = Driver::Remote(remote);
+                self.play = Some(Box::new(Play::new(driver, now, &self.text)));
+            }
+        } else if let Some(Err(why)) = remote.ended() {
+            self.note = Some(
+                self.text
+                    .with("friend-failed", &[("why", Arg::from(why.clone()))]),
+            );
+            self.connecting = None;
+        }
+    }
+
+    pub(super) fn connecting_screen(&mut self, ui: &mut egui::Ui) {
+        let t = &self.text;
+        let Some(remote) = &self.connecting else {
+            return;
+        };
+        ui.heading(t.get("home-friend"));
+        ui.label(link_line(t, remote.link()));
+        if let Some(invite) = remote.invite() {
+            ui.add_space(8.0);
+            ui.label(t.get("friend-waiting"));
+            let mut shown = invite.to_owned();
+            ui.add(
+                egui::TextEdit::multiline(&mut shown)
+                    .desired_width(560.0)
+                    .desired_rows(3),
+            )
+            .widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::TextEdit, true, invite));
+            if ui.button(t.get("friend-copy")).clicked() {
+                ui.ctx().copy_text(invite.to_owned());
+            }
+        }
+        ui.add_space(8.0);
+        if ui.button(t.get("cancel")).clicked() {
+            self.connecting = None;
+        }
+    }
+
+    pub(super) fn identity(&self) -> crate::driver::Identity {
+        self.store
+            .as_ref()
+            .and_then(|s| s.identity().ok())
+            .unwrap_or_else(crate::driver::Identity::generate)
+    }
+
+    pub(super) fn open(&mut self, level: Level, now: Millis) {
+        let variant = self.prefs.mode.variant();
+        let Ok(mut local) = Local::new(self.identity(), level, variant) else {
+            tracing::error!("no randomness from the operating system: cannot open a table");
+            return;
+        };
+        if self.fast {
+            local = local.without_pauses();
+        }
+        if let Some(store) = &self.store {
+            local = match local.saved_in(store.clone()) {
+                Ok(local) => local,
+                Err(error) => {
+                    tracing::error!(%error, "cannot save the table: cannot open it");
+                    return;
+                }
+            };
+        }
+        self.play = Some(Box::new(Play::new(
+            Driver::Local(Box::new(local)),
+            now,
+            &self.text,
+        )));
+        self.home = None;
+    }
+
+    pub(super) fn resume(&mut self, id: &[u8; 32], now: Millis) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        match Local::restore(store, id, self.identity(), now) {
+            Ok(mut local) => {
+                if self.fast {
+                    local = local.without_pauses();
+                }
+                self.play = Some(Box::new(Play::new(
+                    Driver::Local(Box::new(local)),
+                    now,
+                    &self.text,
+                )));
+                self.home = None;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot resume the table");
+                self.note = Some(self.text.with(
+                    "home-resume-failed",
+                    &[("why", Arg::from(format!("{error:#}")))],
+                ));
+            }
+        }
+    }
+
+    /// What the home screen lists (found once per visit).
+    pub(super) fn home_info(&mut self) -> HomeInfo {
+        if let Some(info) = &self.home {
+            return info.clone();
+        }
+        let info = self
+            .store
+            .as_ref()
+            .map(|store| saved_tables(store, &self.text))
+            .unwrap_or_default();
+        self.home = Some(info.clone());
+        info
+    }
+}
+
+/// The saved tables, newest first: the newest unfinished game against the computer,
+/// and a line per table with its score and its verification verdict.
+fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
+    const LISTED: usize = 8;
+    let saved = crate::driver::saved_tables(store, LISTED);
+    let past = saved
+        .past
+        .iter()
+        .map(|table| {
+            let who = match table.computer {
+                Some(level) => {
+                    let level = match level {
+                        Level::Easy => t.get("level-easy"),
+                        Level::Medium => t.get("level-medium"),
+                        Level::Hard => t.get("level-hard"),
+                        Level::Random => level.to_string(),
+                    };
+                    t.with("past-computer", &[("level", Arg::from(level))])
+                }
+                None => t.get("past-friend"),
+            };
+            let verdict = t.get(match table.outcome {
+                crate::driver::verify::Outcome::Honest => "past-honest",
+                crate::driver::verify::Outcome::Lie(_) => "past-lie",
+                _ => "past-incomplete",
+            });
+            t.with(
+                "past-line",
+                &[
+                    ("who", Arg::from(who)),
+                    ("games", Arg::from(table.games)),
+                    ("me", Arg::Num(f64::from(table.points[0]) / 2.0)),
+                    ("them", Arg::Num(f64::from(table.points[1]) / 2.0)),
+                    ("verdict", Arg::from(verdict)),
+                ],
+            )
+        })
+        .collect();
+    HomeInfo {
+        unfinished: saved.unfinished,
+        friend: saved.friend,
+        past,
+        unreadable: saved.unreadable,
+    }
+}

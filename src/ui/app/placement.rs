@@ -1,0 +1,258 @@
+//! The placement screen: the fleet placed by hand or automatically, the dock of
+//! ships, Start or Ready.
+
+use egui::{Color32, Id, Key};
+
+use super::super::board::{self, Look, Overlay};
+use super::super::draft::Problem;
+use super::super::i18n::{Arg, Text};
+use super::{Play, cell_size, look_name};
+use crate::driver::{Command, Millis};
+use crate::rules::{CellSet, Coord, Dir, Seat};
+
+impl Play {
+    pub(super) fn placement(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        self.placement_keys(ui);
+        ui.heading(t.get("placement-title"));
+        ui.label(t.get("placement-help"));
+        let size = self.draft.spec().size();
+        let cell = cell_size(ui.available_width(), size.side());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| self.placement_board(ui, cell, t));
+            ui.vertical(|ui| self.dock(ui, now, t));
+        });
+    }
+
+    pub(super) fn placement_keys(&mut self, ui: &egui::Ui) {
+        if ui.input(|i| i.key_pressed(Key::R)) {
+            self.turn();
+        }
+    }
+
+    pub(super) fn turn(&mut self) {
+        self.dir = match self.dir {
+            Dir::Across => Dir::Down,
+            Dir::Down => Dir::Across,
+        };
+    }
+
+    pub(super) fn placement_board(&mut self, ui: &mut egui::Ui, cell: f32, t: &Text) {
+        let size = self.draft.spec().size();
+        let decks = self.draft.decks();
+        let mut overlays = Vec::new();
+        let hovered = ui.input(|i| i.pointer.hover_pos()).is_some();
+        // The ghost of the ship in hand, where the pointer is.
+        let ghost_at = ui
+            .ctx()
+            .data(|d| d.get_temp::<(u8, u8)>(Id::new("ghost")))
+            .and_then(|(c, r)| Coord::new(c, r));
+        self.problem = None;
+        if let (Some((slot, _)), Some(at), true) = (self.holding, ghost_at, hovered)
+            && let Some(ship) = self.draft.candidate(slot, at, self.dir)
+        {
+            match self.draft.check(slot, ship) {
+                Ok(mask) => overlays.extend(mask.iter().map(|c| (c, Overlay::Fits))),
+                Err(problem) => {
+                    self.problem = Some(problem);
+                    let cells = ship.mask(size).unwrap_or_else(|| {
+                        let mut only = CellSet::EMPTY;
+                        only.insert(at);
+                        only
+                    });
+                    overlays.extend(cells.iter().map(|c| (c, Overlay::Refused)));
+                }
+            }
+        }
+        let own = t.get("board-own");
+        let look = |c: Coord| {
+            if decks.contains(c) {
+                Look::Ship
+            } else {
+                Look::Sea
+            }
+        };
+        let gesture = board::show(
+            ui,
+            Id::new("placement"),
+            size,
+            cell,
+            &look,
+            &overlays,
+            &|c| {
+                t.with(
+                    "cell-label",
+                    &[
+                        ("board", Arg::from(own.as_str())),
+                        ("cell", Arg::from(c.to_string())),
+                        ("state", Arg::from(look_name(t, look(c)))),
+                    ],
+                )
+            },
+        );
+        ui.ctx().data_mut(|d| match gesture.hovered {
+            Some(c) => {
+                d.insert_temp(Id::new("ghost"), (c.col(), c.row()));
+            }
+            None => d.remove::<(u8, u8)>(Id::new("ghost")),
+        });
+        self.placement_gesture(gesture);
+        if let Some(problem) = self.problem {
+            let id = match problem {
+                Problem::OffBoard => "problem-off-board",
+                Problem::Overlap => "problem-overlap",
+                Problem::Touch => "problem-touch",
+            };
+            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get(id));
+        }
+    }
+
+    pub(super) fn placement_gesture(&mut self, gesture: board::Gesture) {
+        if gesture.secondary.is_some() {
+            self.turn();
+        }
+        if let Some(c) = gesture.drag_started
+            && let Some(slot) = self.draft.slot_at(c)
+        {
+            self.put_back();
+            self.lift(slot);
+            self.dragging = true;
+            return;
+        }
+        if self.dragging {
+            if let Some(c) = gesture.released {
+                self.dragging = false;
+                if !self.put(c) {
+                    self.put_back();
+                }
+            }
+            return;
+        }
+        if let Some(c) = gesture.clicked {
+            if self.holding.is_some() && self.put(c) {
+                return;
+            }
+            if let Some(slot) = self.draft.slot_at(c) {
+                self.put_back();
+                self.lift(slot);
+            }
+        }
+    }
+
+    /// Takes slot `slot`'s ship off the board into the hand.
+    pub(super) fn lift(&mut self, slot: usize) {
+        let lifted = self.draft.lift(slot);
+        if let Some(ship) = lifted {
+            self.dir = ship.dir();
+        }
+        self.holding = Some((slot, lifted));
+    }
+
+    /// Puts the ship in hand at `c` if it may lie there; the next docked ship is then
+    /// in hand.
+    pub(super) fn put(&mut self, c: Coord) -> bool {
+        let Some((slot, _)) = self.holding else {
+            return false;
+        };
+        let Some(ship) = self.draft.candidate(slot, c, self.dir) else {
+            return false;
+        };
+        if self.draft.place(slot, ship).is_err() {
+            return false;
+        }
+        self.holding = self.draft.next_free().map(|s| (s, None));
+        true
+    }
+
+    /// A lifted ship goes back where it lay.
+    pub(super) fn put_back(&mut self) {
+        if let Some((slot, Some(ship))) = self.holding {
+            let _ = self.draft.place(slot, ship);
+            self.holding = self.draft.next_free().map(|s| (s, None));
+        }
+    }
+
+    /// Puts a lifted ship back if the player let go of it off the board.
+    pub(super) fn settle_drag(&mut self, ui: &egui::Ui) {
+        if self.dragging && ui.input(|i| i.pointer.any_released()) {
+            self.dragging = false;
+            self.put_back();
+        }
+    }
+
+    pub(super) fn dock(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        self.settle_drag(ui);
+        let lengths: Vec<u8> = self.draft.lengths().to_vec();
+        let left = (0..lengths.len())
+            .filter(|s| self.draft.ship(*s).is_none())
+            .count();
+        ui.label(t.with("placement-left", &[("count", Arg::from(left))]));
+        for (slot, len) in lengths.iter().enumerate() {
+            if self.draft.ship(slot).is_some() {
+                continue;
+            }
+            let held = self.holding.is_some_and(|(s, _)| s == slot);
+            let label = t.with("dock-ship", &[("len", Arg::from(u32::from(*len)))]);
+            let blocks = "■".repeat(usize::from(*len));
+            let response = ui
+                .add(egui::Button::selectable(held, format!("{blocks}  {label}")))
+                .interact(egui::Sense::drag());
+            if response.clicked() {
+                self.holding = Some((slot, None));
+            }
+            if response.drag_started() {
+                self.holding = Some((slot, None));
+                self.dragging = true;
+            }
+        }
+        ui.add_space(8.0);
+        if ui.button(t.get("placement-rotate")).clicked() {
+            self.turn();
+        }
+        if ui.button(t.get("placement-auto")).clicked() {
+            let spec = self.draft.spec().clone();
+            let fleet = crate::rules::Placer::new(&spec).place(&mut rand::rng());
+            self.draft.fill(&fleet);
+            self.holding = None;
+        }
+        if ui.button(t.get("placement-clear")).clicked() {
+            self.draft.clear();
+            self.holding = Some((0, None));
+        }
+        ui.add_space(8.0);
+        let fleet = self.draft.fleet();
+        if fleet.is_some() {
+            ui.label(t.get("placement-ready"));
+        }
+        let host = self.driver.session().seat() == Seat::Host;
+        // The host's Start waits for the guest's Ready (its committed fleet).
+        let other_ready = self.driver.session().table().committed(Seat::Guest);
+        if host {
+            if let Some(mut timer) = self.timer_switch()
+                && ui.checkbox(&mut timer, t.get("placement-timer")).changed()
+            {
+                let _ = self.driver.command(now, Command::Timer(timer));
+            }
+            ui.label(t.get(if other_ready {
+                "placement-other-ready"
+            } else {
+                "placement-other-placing"
+            }));
+        }
+        let label = t.get(if host {
+            "placement-start"
+        } else {
+            "placement-ready-button"
+        });
+        let start = ui.add_enabled(
+            fleet.is_some() && (!host || other_ready),
+            egui::Button::new(label),
+        );
+        if start.clicked()
+            && let Some(fleet) = fleet
+            && self.driver.command(now, Command::Place(fleet)).is_ok()
+        {
+            self.holding = None;
+            self.start_when_ready(now);
+        }
+    }
+}
