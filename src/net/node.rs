@@ -336,6 +336,31 @@ impl Node {
     }
 }
 
+/// Peers in the same process (`/memory/N` addresses), with the same noise and yamux
+/// as TCP: what tests use when the network itself is not under test (the window's
+/// friend tables). Built with the test scaffolding only; otherwise never listens or
+/// dials.
+fn in_process(
+    key: &Keypair,
+) -> Result<
+    libp2p::core::transport::Boxed<(PeerId, libp2p::core::muxing::StreamMuxerBox)>,
+    Box<dyn std::error::Error + Send + Sync>,
+> {
+    use libp2p::core::transport::{MemoryTransport, OptionalTransport};
+    use libp2p::core::{Transport as _, muxing::StreamMuxerBox, upgrade::Version};
+    let memory = MemoryTransport::default()
+        .upgrade(Version::V1)
+        .authenticate(noise::Config::new(key)?)
+        .multiplex(yamux_config())
+        .map(|(peer, muxer), _| (peer, StreamMuxerBox::new(muxer)));
+    let memory = if cfg!(feature = "harness") {
+        OptionalTransport::some(memory)
+    } else {
+        OptionalTransport::none()
+    };
+    Ok(memory.boxed())
+}
+
 fn build(
     identity: &Keypair,
     discovery: bool,
@@ -352,6 +377,7 @@ fn build(
             quic.max_concurrent_stream_limit = MAX_STREAMS as u32;
             quic
         })
+        .with_other_transport(|key| in_process(key))?
         .with_relay_client(noise::Config::new, yamux_config)?
         .with_behaviour(|key, relay| {
             let peer = key.public().to_peer_id();

@@ -22,6 +22,7 @@ mod sampler;
 mod saves;
 mod scenarios;
 mod session;
+mod tables;
 mod uniformity;
 mod vectors;
 mod window;

@@ -21,18 +21,26 @@ fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
     harness(Armada::new(Some(store)).without_pauses())
 }
 
-/// The window over the data in `dir`, its network tables on loopback only.
+/// The window over the data in `dir`, its network tables on loopback only: for
+/// tests whose other side is another process, or whose subject is the network.
 fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
-    harness(friend_app(dir))
+    harness(friend_app(dir, "/ip4/127.0.0.1/tcp/0"))
 }
 
-fn friend_app(dir: &std::path::Path) -> Armada {
+/// The window over the data in `dir`, its network tables inside this process
+/// (libp2p's in-memory transport, the same node, noise and yamux): for two windows
+/// whose subject is the table, not the network.
+fn in_process_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+    harness(friend_app(dir, "/memory/0"))
+}
+
+fn friend_app(dir: &std::path::Path, listen: &str) -> Armada {
     let store = armada::store::Store::open(Some(dir)).unwrap();
-    let loopback = armada::net::Config {
-        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+    let config = armada::net::Config {
+        listen: vec![listen.parse().unwrap()],
         ..armada::net::Config::default()
     };
-    Armada::new(Some(store)).with_network(loopback)
+    Armada::new(Some(store)).with_network(config)
 }
 
 /// `app` in a test harness whose clock is the harness's time.
@@ -1073,11 +1081,21 @@ fn offer_draw<'a>(
 }
 
 #[test]
-fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and_decline_one() {
+fn two_windows_in_one_process_agree_a_draw_play_again_with_seats_swapped_and_decline_one() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = friend_window(&dir.path().join("host"));
-    let mut guest = friend_window(&dir.path().join("guest"));
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
     let link = open_table(&mut host);
+    let invite = armada_proto::Invite::parse(&link).unwrap();
+    let addrs: Vec<String> = invite
+        .addrs
+        .iter()
+        .map(|a| libp2p::Multiaddr::try_from(a.clone()).unwrap().to_string())
+        .collect();
+    assert!(
+        !addrs.is_empty() && addrs.iter().all(|a| a.starts_with("/memory/")),
+        "the table is inside this process: {addrs:?}"
+    );
     join_by_paste(&mut host, &mut guest, &link);
     // The first game without the move timer, the second with it.
     let first = start_friend_game(&mut host, &mut guest, false);
@@ -1125,8 +1143,8 @@ fn two_windows_play_over_loopback_agree_a_draw_play_again_with_seats_swapped_and
 #[test]
 fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     let dir = tempfile::tempdir().unwrap();
-    let mut host = friend_window(&dir.path().join("host"));
-    let mut guest = friend_window(&dir.path().join("guest"));
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
     let link = open_table(&mut host);
     join_by_paste(&mut host, &mut guest, &link);
     // Without the move timer: nothing happens on its own while the guest is away,
@@ -1144,7 +1162,7 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     until(&mut host, "the shot in flight", |h| {
         h.state().session().unwrap().table().pending().is_some()
     });
-    let mut guest = friend_window(&dir.path().join("guest"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
     assert!(has(&guest, "Resume the game with your friend"));
     click(&mut guest, "Resume the game with your friend");
     both_until(&mut host, &mut guest, "the game again", |h, g| {
@@ -1312,8 +1330,8 @@ fn an_opponent_gone_past_the_grace_is_shown_gone_with_the_forfeit_claimed() {
     use armada::rules::Seat;
 
     let dir = tempfile::tempdir().unwrap();
-    let mut host = harness(friend_app(&dir.path().join("host")).with_grace(1_000));
-    let mut guest = friend_window(&dir.path().join("guest"));
+    let mut host = harness(friend_app(&dir.path().join("host"), "/memory/0").with_grace(1_000));
+    let mut guest = in_process_window(&dir.path().join("guest"));
     let link = open_table(&mut host);
     join_by_paste(&mut host, &mut guest, &link);
     let first = start_friend_game(&mut host, &mut guest, true);
