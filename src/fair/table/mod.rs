@@ -9,6 +9,8 @@
 //! changes nothing, and a signed frame that breaks a rule is named as a lie.
 
 mod chain;
+mod claims;
+mod crossings;
 mod round;
 mod vocab;
 
@@ -16,7 +18,6 @@ use std::collections::{HashSet, VecDeque};
 
 use chain::Chain;
 use round::{Acceptance, Commit, Round, describe, knew_end, owes, says};
-use vocab::UNFOUNDED;
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
 use armada_proto::{self as proto, Body, Frame, PROTOCOL_VERSION, Payload};
@@ -577,93 +578,14 @@ impl Table {
                 | Payload::DrawAnswer { .. }
                 | Payload::Resign { .. }
         );
-        // A pending forfeit claim is decided by the debtor's next message.
-        if let Some(round) = self.round.as_mut()
-            && let Some(claim) = round.claim.as_mut()
-            && claim.claimant == from.other()
-            && claim.decided_by.is_none()
-        {
-            claim.decided_by = Some(seq);
-            let confirms = match claim.state {
-                ClaimState::Pending if Self::covers(seen, claim.seq) && claim.unfounded => {
-                    let lie = Lie {
-                        liar: claim.claimant,
-                        seq: claim.seq,
-                        reason: UNFOUNDED.into(),
-                    };
-                    claim.state = ClaimState::Refuted;
-                    notes.extend(self.prove(lie));
-                    false
-                }
-                ClaimState::Pending if Self::covers(seen, claim.seq) => {
-                    Self::confirm(round, notes);
-                    true
-                }
-                ClaimState::Pending => {
-                    claim.state = ClaimState::Refuted;
-                    notes.push(Note::ClaimRefuted {
-                        claimant: claim.claimant,
-                        by: seq,
-                    });
-                    false
-                }
-                // Confirmed at once at the debtor's own table: this is its next frame.
-                ClaimState::Confirmed => true,
-                ClaimState::Refuted => false,
-            };
-            // The debtor learnt of the end with the claim itself: a move it sends
-            // with that knowledge confirms the forfeit and counts for nothing (a late
-            // answer is lateness, not a false statement).
-            if confirms && game_move {
-                notes.push(Note::Void);
-                return Ok(());
-            }
+        // A pending forfeit claim is decided by the debtor's next message; a game
+        // move that confirms it counts for nothing.
+        if self.decide_claim(from, seq, seen, game_move, notes) {
+            notes.push(Note::Void);
+            return Ok(());
         }
-        // Who claimed a forfeit waits for the debtor's decision, and may only leave
-        // until it has seen it (told by `seen`, not by what arrived first here).
-        if let Some(round) = self.round.as_ref()
-            && let Some(claim) = round.claim
-            && claim.claimant == from
-            && !claim.decided_by.is_some_and(|by| Self::covers(seen, by))
-            && !matches!(body.payload, Payload::Leave { .. })
-        {
-            return Err("a message while its own forfeit claim waits for the other peer".into());
-        }
-        // A draw acceptance takes effect at the offerer's first message that saw it.
-        if let Some(round) = self.round.as_mut()
-            && let Some(accept) = round.accept.as_mut()
-            && accept.waiting()
-            && accept.acceptor == from.other()
-        {
-            if Self::covers(seen, accept.seq) {
-                accept.confirmed_by = Some(seq);
-                let acceptor = accept.acceptor;
-                let game = round.game.as_mut().ok_or("no game")?;
-                if let Ok(Some(ending)) = game.answer_draw(acceptor, true) {
-                    round.ends.push((from, seq));
-                    notes.push(Note::Ended(ending));
-                }
-            } else if matches!(body.payload, Payload::Act { .. } | Payload::Resign { .. }) {
-                // The offerer acted instead: the acceptance crossed it and lapses.
-                accept.lapsed_by = Some(seq);
-            }
-        }
-        // Who accepted a draw is bound by it: no more moves, offers or resignations,
-        // unless it had seen the offerer's frame that made the acceptance lapse.
-        if let Some(round) = self.round.as_ref()
-            && round.accept.is_some_and(|a| {
-                a.acceptor == from && !a.lapsed_by.is_some_and(|by| Self::covers(seen, by))
-            })
-            && matches!(
-                body.payload,
-                Payload::Act { .. }
-                    | Payload::DrawOffer { .. }
-                    | Payload::DrawAnswer { .. }
-                    | Payload::Resign { .. }
-            )
-        {
-            return Err("a move after accepting a draw".into());
-        }
+        self.claimant_waits(from, seen, &body.payload)?;
+        self.take_acceptance(from, seq, seen, &body.payload, notes)?;
         match &body.payload {
             Payload::Hello { key, join } => {
                 if seq != 0 {
@@ -782,134 +704,14 @@ impl Table {
                 )?;
             }
             Payload::DrawOffer { game, number } => {
-                let round = self.round_for(game)?;
-                let g = round.game.as_mut().ok_or("a draw offer before the start")?;
-                if g.is_over() && knew_end(&round.ends, from, seen) {
-                    return Err("a draw offer after the game ended".into());
-                }
-                // Stale (an action was made since) or crossing the end: it lapsed.
-                if *number < g.actions() || g.is_over() || round.pending.is_some() {
-                    notes.push(Note::Void);
-                    return Ok(());
-                }
-                if *number > g.actions() {
-                    return Err("a draw offer for an action not yet played".into());
-                }
-                // Two offers that crossed both lapse. Agreeing a draw here would hang
-                // on arrival order: either offerer may have acted or resigned after its
-                // offer, before the other's arrived, and a table that took that in
-                // first has moved on already.
-                if let Some((offerer, offer_seq)) = round.offer
-                    && offerer == from.other()
-                    && g.draw_offer() == Some(offerer)
-                    && !Self::covers(seen, offer_seq)
-                {
-                    g.cross_offers(from)
-                        .map_err(|e| format!("draw offer refused: {e}"))?;
-                    round.offer = None;
-                    notes.push(Note::DrawOffersCrossed);
-                    return Ok(());
-                }
-                g.offer_draw(from)
-                    .map_err(|e| format!("draw offer refused: {e}"))?;
-                round.offer = Some((from, seq));
-                notes.push(Note::DrawOffered(from));
+                self.draw_offer(from, seq, seen, game, *number, notes)?;
             }
             Payload::DrawAnswer {
                 game,
                 number,
                 accept,
-            } => {
-                let round = self.round_for(game)?;
-                let g = round
-                    .game
-                    .as_mut()
-                    .ok_or("a draw answer before the start")?;
-                if g.is_over() && knew_end(&round.ends, from, seen) {
-                    return Err("a draw answer after the game ended".into());
-                }
-                // An acceptance that crossed the offerer's action lapsed at it, as it
-                // does where the action arrived second; it still binds the acceptor
-                // until it sees that action.
-                if *accept
-                    && let Some(p) = &round.pending
-                    && p.seat == from.other()
-                    && p.number == *number
-                    && g.draw_offer() == Some(from.other())
-                    && !Self::covers(seen, p.seq)
-                {
-                    round.accept = Some(Acceptance {
-                        acceptor: from,
-                        seq,
-                        lapsed_by: Some(p.seq),
-                        confirmed_by: None,
-                    });
-                    notes.push(Note::Void);
-                    return Ok(());
-                }
-                // Stale (an action was made since the offer) or crossing the end: it lapsed.
-                if *number < g.actions() || g.is_over() || round.pending.is_some() {
-                    notes.push(Note::Void);
-                    return Ok(());
-                }
-                if *number > g.actions() || g.draw_offer() != Some(from.other()) {
-                    return Err("an answer to a draw offer that was not made".into());
-                }
-                if *accept {
-                    round.accept = Some(Acceptance {
-                        acceptor: from,
-                        seq,
-                        lapsed_by: None,
-                        confirmed_by: None,
-                    });
-                    notes.push(Note::DrawAccepted(from));
-                } else {
-                    g.answer_draw(from, false).map_err(|e| e.to_string())?;
-                    notes.push(Note::DrawDeclined(from));
-                }
-            }
-            Payload::Resign { game } => {
-                // The other peer's leave, if this resignation did not see it.
-                let l = from.other();
-                let crossed_leave = self.left(l)
-                    && !Self::covers(seen, self.chains[idx(l)].next().saturating_sub(1));
-                let round = self.round_for(game)?;
-                let g = round.game.as_mut().ok_or("resigning before the start")?;
-                if g.is_over() {
-                    if knew_end(&round.ends, from, seen) {
-                        return Err("a resignation after the game ended".into());
-                    }
-                    // Two resignations that crossed: both gave up, nobody wins.
-                    if g.ending()
-                        .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
-                    {
-                        let ending = g.mutual_resignation();
-                        round.ends.push((from, seq));
-                        notes.push(Note::Ended(ending));
-                        return Ok(());
-                    }
-                    notes.push(Note::Void);
-                    return Ok(());
-                }
-                // An answer already on its way would cross the resignation and the two
-                // sides could disagree on the ending: wait for it first.
-                if round.pending.as_ref().is_some_and(|p| p.seat == from) {
-                    return Err("a resignation while the own action waits for its answer".into());
-                }
-                // It crossed a leave whose resignation waits here (for an answer, or for
-                // a claim to be decided) but stood already where the leave came second.
-                if crossed_leave {
-                    let ending = g.mutual_resignation();
-                    round.pending = None;
-                    round.ends.push((from, seq));
-                    notes.push(Note::Ended(ending));
-                    return Ok(());
-                }
-                let ending = g.resign(from).map_err(|e| e.to_string())?;
-                round.pending = None;
-                round.ends.push((from, seq));
-                notes.push(Note::Ended(ending));
-            }
+            } => self.draw_answer(from, seq, seen, (game, *number, *accept), notes)?,
+            Payload::Resign { game } => self.resign(from, seq, seen, game, notes)?,
             Payload::Lie {
                 game,
                 seq: accused,
@@ -925,53 +727,7 @@ impl Table {
                 }
             }
             Payload::Forfeit { game, owed } => {
-                // A claim is judged when its sender had seen every frame of the other
-                // peer: then the other must really owe what it names. A claim that
-                // had not seen them all is refuted by the ones it missed.
-                let other_next = self.chains[idx(from.other())].next();
-                let saw_all = other_next == 0 || seen == Some(other_next - 1);
-                let (own, debtor_left) = (self.own, self.left(from.other()));
-                let round = self.round_for(game)?;
-                if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
-                    return Err("a second forfeit claim for one game".into());
-                }
-                // Judged against what the claimant had seen; a lie once the debtor's
-                // next frame confirms it (one the claim did not see refutes it, lie or
-                // not, as it would where that frame arrived first).
-                let unfounded = saw_all && !owes(round, from.other(), *owed);
-                round.claim = Some(ForfeitClaim {
-                    claimant: from,
-                    owed: *owed,
-                    seq,
-                    state: ClaimState::Pending,
-                    decided_by: None,
-                    unfounded,
-                });
-                notes.push(Note::ForfeitClaimed {
-                    claimant: from,
-                    owed: *owed,
-                });
-                if !saw_all {
-                    if let Some(claim) = round.claim.as_mut() {
-                        claim.state = ClaimState::Refuted;
-                        claim.decided_by = Some(seen.map_or(0, |s| s + 1));
-                    }
-                    notes.push(Note::ClaimRefuted {
-                        claimant: from,
-                        by: seen.map_or(0, |s| s + 1),
-                    });
-                } else if own == Some(from.other()) || debtor_left {
-                    // At the debtor's own table every later message of its sees the
-                    // claim; a debtor that left sends none, so nothing can refute it
-                    // (its leave, which the claim saw, decided it).
-                    if debtor_left && let Some(claim) = round.claim.as_mut() {
-                        claim.decided_by = Some(other_next.saturating_sub(1));
-                    }
-                    if unfounded {
-                        return Err(UNFOUNDED.into());
-                    }
-                    Self::confirm(round, notes);
-                }
+                self.forfeit_claim(from, seq, seen, game, *owed, notes)?
             }
             Payload::Reveal {
                 game,
