@@ -105,7 +105,7 @@ impl Table {
         let unfounded = saw_all && !owes(round, from.other(), owed);
         round.claim = Some(ForfeitClaim {
             claimant: from,
-            owed: owed,
+            owed,
             seq,
             state: ClaimState::Pending,
             decided_by: None,
@@ -113,7 +113,7 @@ impl Table {
         });
         notes.push(Note::ForfeitClaimed {
             claimant: from,
-            owed: owed,
+            owed,
         });
         if !saw_all {
             if let Some(claim) = round.claim.as_mut() {

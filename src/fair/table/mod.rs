@@ -727,7 +727,7 @@ impl Table {
                 }
             }
             Payload::Forfeit { game, owed } => {
-                self.forfeit_claim(from, seq, seen, game, *owed, notes)?
+                self.forfeit_claim(from, seq, seen, game, *owed, notes)?;
             }
             Payload::Reveal {
                 game,
