@@ -181,12 +181,15 @@ pub async fn host(
     }
     say(&format!("{peer} took the guest's seat"));
     remember(&seating, &session, peer, &listening)?;
-    let table = Table {
-        node,
-        peer,
-        reach: Reach::Host(incoming),
-    };
-    run(session, table, Some(stream), seating, say).await
+    let reach = Reach::Host(incoming);
+    run(
+        session,
+        Table { node, peer, reach },
+        Some(stream),
+        seating,
+        say,
+    )
+    .await
 }
 
 /// Saves how to find the table's other player again: for the host its own listen
@@ -310,12 +313,15 @@ pub async fn join(
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
     remember(&seating, &session, peer, &addrs)?;
-    let table = Table {
-        node,
-        peer,
-        reach: Reach::Guest(addrs),
-    };
-    run(session, table, Some(stream), seating, say).await
+    let reach = Reach::Guest(addrs);
+    run(
+        session,
+        Table { node, peer, reach },
+        Some(stream),
+        seating,
+        say,
+    )
+    .await
 }
 
 /// Dials the host and opens the game stream; where the only way is through a relay,
@@ -417,24 +423,37 @@ pub async fn resume(
         hex::encode(id),
         Seat::from(meta.seat)
     ));
-    if meta.seat == SavedSeat::Host {
-        // The guest redials the addresses it knows: listen there again (and
-        // wherever else was asked).
-        let mut listen = addrs;
-        listen.append(&mut seating.config.listen);
-        seating.config.listen = listen;
-        let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
-        let incoming = node
-            .control()
-            .accept(GAME_PROTOCOL)
-            .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?;
-        let reach = Reach::Host(incoming);
-        run(session, Table { node, peer, reach }, None, seating, say).await
-    } else {
-        let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
-        let reach = Reach::Guest(addrs);
-        run(session, Table { node, peer, reach }, None, seating, say).await
+    let host = meta.seat == SavedSeat::Host;
+    let (node, reach) = reseat(&seating.config, &identity, host, addrs).await?;
+    run(session, Table { node, peer, reach }, None, seating, say).await
+}
+
+/// The node of a saved table's seat and how it reaches the other player again: the
+/// host listens where it did (the guest redials the addresses it knows) and wherever
+/// else was asked, and takes streams; the guest dials the host's `addrs`.
+async fn reseat(
+    config: &Config,
+    identity: &crate::fair::sign::Identity,
+    host: bool,
+    addrs: Vec<Multiaddr>,
+) -> anyhow::Result<(Node, Reach)> {
+    let mut config = config.clone();
+    if host {
+        let mut listen = addrs.clone();
+        listen.append(&mut config.listen);
+        config.listen = listen;
     }
+    let node = Node::start(&identity.keypair(), config).await?;
+    let reach = if host {
+        Reach::Host(
+            node.control()
+                .accept(GAME_PROTOCOL)
+                .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?,
+        )
+    } else {
+        Reach::Guest(addrs)
+    };
+    Ok((node, reach))
 }
 
 /// How long a side whose save is damaged tries to tell the other player so.
@@ -452,39 +471,27 @@ async fn tell_gone(
     damaged: &crate::store::Damaged,
 ) -> anyhow::Result<()> {
     use futures::SinkExt;
-    let mut config = seating.config.clone();
-    if host {
-        let mut listen = addrs.clone();
-        listen.append(&mut config.listen);
-        config.listen = listen;
-    }
-    let node = Node::start(&identity.keypair(), config).await?;
-    let mut incoming = if host {
-        Some(
-            node.control()
-                .accept(GAME_PROTOCOL)
-                .map_err(|e| anyhow::anyhow!("cannot accept game streams: {e}"))?,
-        )
-    } else {
-        None
-    };
+    let (node, mut reach) = reseat(&seating.config, identity, host, addrs).await?;
     let gone = Bytes::from(Session::gone_wire(
         damaged.table,
         "its saved table is damaged",
     ));
     loop {
-        let stream = if let Some(incoming) = &mut incoming {
-            let (from, stream) = incoming.next().await.context("the network stopped")?;
-            if from != peer {
-                continue;
+        let stream = match &mut reach {
+            Reach::Host(incoming) => {
+                let (from, stream) = incoming.next().await.context("the network stopped")?;
+                if from != peer {
+                    continue;
+                }
+                stream
             }
-            stream
-        } else {
-            let Ok(stream) = connect(&node, peer, &addrs, &mut |_: &str| {}).await else {
-                tokio::time::sleep(Duration::from_millis(500)).await;
-                continue;
-            };
-            stream
+            Reach::Guest(addrs) => {
+                let Ok(stream) = connect(&node, peer, addrs, &mut |_: &str| {}).await else {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                };
+                stream
+            }
         };
         let mut framed = framed(stream);
         if framed.send(gone.clone()).await.is_err() {
