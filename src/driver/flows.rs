@@ -180,16 +180,24 @@ pub async fn host(
         reading.abort();
     }
     say(&format!("{peer} took the guest's seat"));
-    remember(&seating, &session, peer, &listening)?;
     let reach = Reach::Host(incoming);
-    run(
-        session,
-        Table { node, peer, reach },
-        Some(stream),
-        seating,
-        say,
-    )
-    .await
+    let table = Table { node, peer, reach };
+    seated(seating, session, table, &listening, stream, say).await
+}
+
+/// The seat is taken: saves how to find the other player again (`addrs`) and plays
+/// the table from the first `stream`.
+async fn seated(
+    seating: Seating,
+    session: Session,
+    table: Table,
+    addrs: &[Multiaddr],
+    stream: libp2p::Stream,
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome> {
+    remember(&seating, &session, table.peer, addrs)?;
+    // Boxed: the table's future is large, and the door's loop before it is too.
+    Box::pin(run(session, table, Some(stream), seating, say)).await
 }
 
 /// Saves how to find the table's other player again: for the host its own listen
@@ -312,16 +320,9 @@ pub async fn join(
         .context("cannot reach the host")?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
-    remember(&seating, &session, peer, &addrs)?;
-    let reach = Reach::Guest(addrs);
-    run(
-        session,
-        Table { node, peer, reach },
-        Some(stream),
-        seating,
-        say,
-    )
-    .await
+    let reach = Reach::Guest(addrs.clone());
+    let table = Table { node, peer, reach };
+    seated(seating, session, table, &addrs, stream, say).await
 }
 
 /// Dials the host and opens the game stream; where the only way is through a relay,
