@@ -343,10 +343,21 @@ async fn connect(
             say("no direct connection yet: playing through the relay");
         }
     }
-    node.control()
-        .open_stream(peer, GAME_PROTOCOL)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot open the game stream: {e}"))
+    // Hole punching may be replacing connections this very moment (a direct one
+    // closes the relayed one, and a punch can land on both transports): a stream
+    // that failed on a connection as it closed is opened again on one that stays.
+    let mut tries = 0;
+    loop {
+        match node.control().open_stream(peer, GAME_PROTOCOL).await {
+            Ok(stream) => return Ok(stream),
+            Err(error) if tries < 3 && node.route(peer).is_some() => {
+                tracing::info!(%error, "the game stream did not open; again");
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(error) => anyhow::bail!("cannot open the game stream: {error}"),
+        }
+    }
 }
 
 /// The network side of a table: the node, the other player, and how to reach it again.

@@ -95,6 +95,39 @@ pub fn is_relayed(addr: &Multiaddr) -> bool {
         .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit)
 }
 
+/// How long a node waits for a relay to see it over each of its transports.
+const BOTH_WAYS: Duration = Duration::from_secs(5);
+
+/// The last peer id in `addr` (`…/p2p/<id>`).
+fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
+    addr.iter()
+        .filter_map(|p| match p {
+            libp2p::multiaddr::Protocol::P2p(peer) => Some(peer),
+            _ => None,
+        })
+        .last()
+}
+
+/// The relays among relayed `addrs`, each with its own addresses there (the part
+/// before `/p2p-circuit`).
+fn relays_of(addrs: &[Multiaddr]) -> Vec<(PeerId, Vec<Multiaddr>)> {
+    let mut relays: Vec<(PeerId, Vec<Multiaddr>)> = Vec::new();
+    for addr in addrs.iter().filter(|a| is_relayed(a)) {
+        let relay: Multiaddr = addr
+            .iter()
+            .take_while(|p| *p != libp2p::multiaddr::Protocol::P2pCircuit)
+            .collect();
+        let Some(peer) = peer_of(&relay) else {
+            continue;
+        };
+        match relays.iter_mut().find(|(p, _)| *p == peer) {
+            Some((_, direct)) => direct.push(relay),
+            None => relays.push((peer, vec![relay])),
+        }
+    }
+    relays
+}
+
 enum Request {
     Dial {
         peer: PeerId,
@@ -107,6 +140,47 @@ enum Request {
     Discovered(oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>),
     /// Answered once there is a direct connection to the peer.
     Direct(PeerId, oneshot::Sender<Multiaddr>),
+    /// Answered once `relay` has told this node where it sees it over each
+    /// transport among `addrs` (or dialling that transport failed).
+    BothWays {
+        relay: PeerId,
+        addrs: Vec<Multiaddr>,
+        done: oneshot::Sender<()>,
+    },
+}
+
+/// A transport hole punching can use. A punch needs the same one on both sides:
+/// each side dials the addresses the other was seen at, and a NAT lets in only what
+/// answers a packet it sent out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Transport {
+    Tcp,
+    Quic,
+}
+
+impl Transport {
+    /// The transport of a direct address (none for a relayed or in-process one).
+    fn of(addr: &Multiaddr) -> Option<Self> {
+        use libp2p::multiaddr::Protocol;
+        if is_relayed(addr) {
+            return None;
+        }
+        if addr.iter().any(|p| p == Protocol::QuicV1) {
+            Some(Self::Quic)
+        } else if addr.iter().any(|p| matches!(p, Protocol::Tcp(_))) {
+            Some(Self::Tcp)
+        } else {
+            None
+        }
+    }
+}
+
+/// A wait for a relay to see this node over each of its transports.
+struct BothWays {
+    relay: PeerId,
+    /// Transports not yet seen over, each with the dial made for it, if one was.
+    waiting: Vec<(Transport, Option<ConnectionId>)>,
+    done: oneshot::Sender<()>,
 }
 
 /// One open connection to a peer.
@@ -116,6 +190,8 @@ struct Link {
     /// circuit address it came in on.
     addr: Multiaddr,
     relayed: bool,
+    /// The peer told this node, over this connection, where it sees it (identify).
+    identified: bool,
 }
 
 impl Link {
@@ -143,6 +219,9 @@ struct Tracker {
     links: HashMap<PeerId, Vec<Link>>,
     dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<Route>>)>,
     directs: Vec<(PeerId, oneshot::Sender<Multiaddr>)>,
+    /// The addresses each identified peer says it listens on.
+    listens: HashMap<PeerId, Vec<Multiaddr>>,
+    both_ways: Vec<BothWays>,
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -206,41 +285,7 @@ impl Node {
             }
         }
         if let Some(relay) = config.relay {
-            let circuit = relay.clone().with(libp2p::multiaddr::Protocol::P2pCircuit);
-            swarm
-                .listen_on(circuit)
-                .with_context(|| format!("cannot use the relay {relay}"))?;
-            let reserved = tokio::time::timeout(Duration::from_secs(10), async {
-                loop {
-                    match swarm.select_next_some().await {
-                        SwarmEvent::NewListenAddr { address, .. }
-                            if address
-                                .iter()
-                                .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit) =>
-                        {
-                            tracing::info!(%address, "reachable through the relay");
-                            return Ok(());
-                        }
-                        SwarmEvent::ListenerClosed { reason, .. } => {
-                            return Err(anyhow::anyhow!(
-                                "the relay refused a reservation: {reason:?}"
-                            ));
-                        }
-                        other => tracker.on_event(&mut swarm, other),
-                    }
-                }
-            })
-            .await;
-            reserved.map_err(|_| anyhow::anyhow!("the relay {relay} did not answer in time"))??;
-            // The address the relay sees us at goes into invites (and is where hole
-            // punching aims): wait briefly for the relay's identify to tell it.
-            let _ = tokio::time::timeout(Duration::from_secs(5), async {
-                while tracker.observed.is_empty() {
-                    let event = swarm.select_next_some().await;
-                    tracker.on_event(&mut swarm, event);
-                }
-            })
-            .await;
+            reserve(&mut swarm, &mut tracker, &relay).await?;
         }
         let peer = *swarm.local_peer_id();
         let control = swarm.behaviour().stream.new_control();
@@ -326,6 +371,23 @@ impl Node {
     /// connection that answered (a relayed one may be made direct moments later by
     /// hole punching, so this is not the same as [`Node::route`] afterwards).
     pub async fn dial(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<Route> {
+        // Through a relay, hole punching follows: first let each relay see this node
+        // over each of its transports, so that the addresses this side offers (taken
+        // when the relayed connection opens) match the other side's on one of them.
+        let waits = relays_of(&addrs)
+            .into_iter()
+            .map(|(relay, direct)| async move {
+                let (done, seen) = oneshot::channel();
+                let asked = Request::BothWays {
+                    relay,
+                    addrs: direct,
+                    done,
+                };
+                if self.requests.send(asked).await.is_ok() {
+                    let _ = seen.await;
+                }
+            });
+        let _ = tokio::time::timeout(BOTH_WAYS, futures::future::join_all(waits)).await;
         let (done, rx) = oneshot::channel();
         self.requests
             .send(Request::Dial { peer, addrs, done })
@@ -334,6 +396,74 @@ impl Node {
         rx.await
             .map_err(|_| anyhow::anyhow!("the network task has stopped"))?
     }
+}
+
+/// Takes a reservation on `relay` and waits (briefly) until the relay has told this
+/// node where it sees it, over the relay's transports both.
+async fn reserve(
+    swarm: &mut Swarm<Behaviour>,
+    tracker: &mut Tracker,
+    relay: &Multiaddr,
+) -> anyhow::Result<()> {
+    let circuit = relay.clone().with(libp2p::multiaddr::Protocol::P2pCircuit);
+    swarm
+        .listen_on(circuit)
+        .with_context(|| format!("cannot use the relay {relay}"))?;
+    let reserved = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match swarm.select_next_some().await {
+                SwarmEvent::NewListenAddr { address, .. }
+                    if address
+                        .iter()
+                        .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit) =>
+                {
+                    tracing::info!(%address, "reachable through the relay");
+                    return Ok(());
+                }
+                SwarmEvent::ListenerClosed { reason, .. } => {
+                    return Err(anyhow::anyhow!(
+                        "the relay refused a reservation: {reason:?}"
+                    ));
+                }
+                other => tracker.on_event(swarm, other),
+            }
+        }
+    })
+    .await;
+    reserved.map_err(|_| anyhow::anyhow!("the relay {relay} did not answer in time"))??;
+    // The address the relay sees us at goes into invites (and is where hole
+    // punching aims): wait briefly for the relay's identify to tell it.
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        while tracker.observed.is_empty() {
+            let event = swarm.select_next_some().await;
+            tracker.on_event(swarm, event);
+        }
+    })
+    .await;
+    // And over its other transport too, whichever line of the relay's was given.
+    if let Some(relay_peer) = peer_of(relay) {
+        let mut addrs = tracker
+            .listens
+            .get(&relay_peer)
+            .into_iter()
+            .flatten()
+            .filter(|a| a.iter().next() == relay.iter().next())
+            .cloned()
+            .collect::<Vec<_>>();
+        addrs.push(relay.clone());
+        let (done, mut seen) = oneshot::channel();
+        tracker.both_ways(swarm, relay_peer, &addrs, done);
+        let _ = tokio::time::timeout(BOTH_WAYS, async {
+            loop {
+                tokio::select! {
+                    _ = &mut seen => return,
+                    event = swarm.select_next_some() => tracker.on_event(swarm, event),
+                }
+            }
+        })
+        .await;
+    }
+    Ok(())
 }
 
 /// Peers in the same process (`/memory/N` addresses), with the same noise and yamux
@@ -448,6 +578,9 @@ impl Tracker {
                 self.directs.push((peer, reply));
                 self.answer_directs(peer);
             }
+            Request::BothWays { relay, addrs, done } => {
+                self.both_ways(swarm, relay, &addrs, done);
+            }
             Request::Dial { peer, addrs, done } => {
                 if let Some(route) = self.route(peer) {
                     let _ = done.send(Ok(route));
@@ -470,6 +603,92 @@ impl Tracker {
                     }
                 }
             }
+        }
+    }
+
+    /// Makes sure `relay` sees this node over each transport among `addrs` (its own
+    /// direct addresses): dials it on each one no identified connection uses yet,
+    /// from the listening port (what hole punching will aim at), and answers `done`
+    /// once each transport is identified or its dial failed. A host that reached its
+    /// relay over TCP and a guest that reached it over QUIC would otherwise each know
+    /// only where they are seen on their own transport, and no punch could meet.
+    fn both_ways(
+        &mut self,
+        swarm: &mut Swarm<Behaviour>,
+        relay: PeerId,
+        addrs: &[Multiaddr],
+        done: oneshot::Sender<()>,
+    ) {
+        let mut waiting = Vec::new();
+        for transport in [Transport::Tcp, Transport::Quic] {
+            let these: Vec<Multiaddr> = addrs
+                .iter()
+                .filter(|a| Transport::of(a) == Some(transport))
+                .cloned()
+                .collect();
+            if these.is_empty() {
+                continue;
+            }
+            let link = self.links.get(&relay).and_then(|links| {
+                links
+                    .iter()
+                    .find(|l| Transport::of(&l.addr) == Some(transport))
+            });
+            match link {
+                Some(link) if link.identified => {}
+                Some(_) => waiting.push((transport, None)),
+                None => {
+                    let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(relay)
+                        .addresses(these)
+                        .condition(libp2p::swarm::dial_opts::PeerCondition::Always)
+                        .build();
+                    let id = opts.connection_id();
+                    if swarm.dial(opts).is_ok() {
+                        waiting.push((transport, Some(id)));
+                    }
+                }
+            }
+        }
+        self.both_ways.push(BothWays {
+            relay,
+            waiting,
+            done,
+        });
+        self.answer_both_ways();
+    }
+
+    /// `peer` told this node, over `connection`, where it sees it and where it listens.
+    fn identified(&mut self, peer: PeerId, connection: ConnectionId, info: identify::Info) {
+        if !self.observed.contains(&info.observed_addr) {
+            self.observed.push(info.observed_addr);
+        }
+        self.listens.insert(peer, info.listen_addrs);
+        if let Some(link) = self
+            .links
+            .get_mut(&peer)
+            .and_then(|links| links.iter_mut().find(|l| l.id == connection))
+        {
+            link.identified = true;
+        }
+        self.answer_both_ways();
+    }
+
+    /// Answers the waits whose relay now sees this node over every transport asked.
+    fn answer_both_ways(&mut self) {
+        let links = &self.links;
+        for wait in &mut self.both_ways {
+            let identified = |transport: Transport| {
+                links.get(&wait.relay).is_some_and(|links| {
+                    links
+                        .iter()
+                        .any(|l| l.identified && Transport::of(&l.addr) == Some(transport))
+                })
+            };
+            wait.waiting
+                .retain(|(transport, _)| !identified(*transport));
+        }
+        for wait in self.both_ways.extract_if(.., |w| w.waiting.is_empty()) {
+            let _ = wait.done.send(());
         }
     }
 
@@ -533,6 +752,7 @@ impl Tracker {
                     id: connection_id,
                     addr,
                     relayed,
+                    identified: false,
                 };
                 let route = link.route();
                 let links = self.links.entry(peer_id).or_default();
@@ -560,16 +780,22 @@ impl Tracker {
                     links.retain(|link| link.id != connection_id);
                     if links.is_empty() {
                         self.links.remove(&peer_id);
+                        self.listens.remove(&peer_id);
                     }
                 }
                 self.links_changed(peer_id);
             }
             SwarmEvent::OutgoingConnectionError {
                 peer_id: Some(peer),
+                connection_id,
                 error,
-                ..
             } => {
                 tracing::info!(%peer, %error, "dial failed");
+                for wait in &mut self.both_ways {
+                    wait.waiting
+                        .retain(|(_, dial)| *dial != Some(connection_id));
+                }
+                self.answer_both_ways();
                 if !swarm.is_connected(&peer) {
                     for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer) {
                         let _ = done.send(Err(anyhow::anyhow!("cannot reach the peer: {error}")));
@@ -577,13 +803,10 @@ impl Tracker {
                 }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                connection_id,
+                peer_id,
                 info,
-                ..
-            })) => {
-                if !self.observed.contains(&info.observed_addr) {
-                    self.observed.push(info.observed_addr);
-                }
-            }
+            })) => self.identified(peer_id, connection_id, info),
             SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
                 peer,
                 result: Ok(rtt),

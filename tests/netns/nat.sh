@@ -77,11 +77,16 @@ ip -n "$b" addr add 192.168.72.2/24 dev eth0
 ip -n "$a" route add default via 192.168.71.1
 ip -n "$b" route add default via 192.168.72.1
 
-ip netns exec "$relay" "$armada" relay --listen /ip4/10.71.0.1/tcp/4001 \
-    > "$dir/relay.log" 2>&1 &
-for _ in $(seq 300); do grep -q '^relay at ' "$dir/relay.log" && break; sleep 0.1; done
-relay_addr=$(grep -o '^relay at .*' "$dir/relay.log" | head -1 | cut -d' ' -f3)
-[ -n "$relay_addr" ] || fail "the relay did not start"
+# The relay at its defaults: TCP and QUIC on port 4001. It prints a line for each.
+ip netns exec "$relay" "$armada" relay > "$dir/relay.log" 2>&1 &
+relay_line() { grep -o "^relay at /ip4/10.71.0.1/$1/.*" "$dir/relay.log" | head -1 | cut -d' ' -f3; }
+for _ in $(seq 300); do
+    [ -n "$(relay_line tcp)" ] && [ -n "$(relay_line udp)" ] && break
+    sleep 0.1
+done
+relay_tcp=$(relay_line tcp) relay_quic=$(relay_line udp)
+[ -n "$relay_tcp" ] && [ -n "$relay_quic" ] || fail "the relay did not start on TCP and QUIC"
+relay_addr=$relay_tcp
 
 # host NAME ARGS…: a table host on A, reachable through the relay; its output goes to
 # NAME.log, its data to NAME/.
@@ -109,40 +114,46 @@ grep -q 'cannot reach the host' "$dir/control-guest.log" \
     || fail "the direct dial failed, but not for want of a route"
 ip netns pids "$a" | xargs -r kill -9
 
-# The game: B joins A through the relay; hole punching makes it direct. A punch is a
-# race against the clock (both sides dial at once, timed by a measured round trip),
-# and beside the whole test suite on two cores it can miss: the game is then played
-# through the relay to the end, as it should be. Such a table is checked (finished,
-# honest), set aside, and the punch tried again at a fresh table, three times at most.
-for attempt in 1 2 3; do
-    host host --bot medium --games 2
-    link=$(grep -o '^armada://join/.*' "$dir/host.log")
-    ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy --games 2 \
-        --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
-        --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 || fail "the guest did not finish"
-    for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
-    grep -q '^table over: 2 game' "$dir/host.log" || fail "the host did not finish"
-    grep -q 'reached the host through a relay' "$dir/guest.log" \
-        || fail "the guest did not come through the relay"
-    case $(grep '^connection: ' "$dir/guest.log" | tail -1) in
-    "connection: relayed "*/p2p-circuit*) [ "$attempt" -lt 3 ] || break ;;
-    *) break ;;
-    esac
-    echo "nat.sh: attempt $attempt: the punch missed; that game was played through the relay" >&2
-    for side in host guest; do
-        "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-missed$attempt-$side.log" \
-            || fail "the relayed table of attempt $attempt ($side) does not verify honest"
-        mv "$dir/$side" "$dir/missed$attempt-$side"
-        mv "$dir/$side.log" "$dir/missed$attempt-$side.log"
+# The game: B joins A through the relay; hole punching makes it direct — with the
+# host given the relay's TCP line, and again with its QUIC line (the guest reaches
+# the relay by whichever the invite offers first). A punch is a race against the
+# clock (both sides dial at once, timed by a measured round trip), and beside the
+# whole test suite on two cores it can miss: the game is then played through the
+# relay to the end, as it should be. Such a table is checked (finished, honest), set
+# aside, and the punch tried again at a fresh table, three times at most.
+for line in tcp quic; do
+    if [ "$line" = tcp ]; then relay_addr=$relay_tcp; else relay_addr=$relay_quic; fi
+    for attempt in 1 2 3; do
+        host "$line-host" --bot medium --games 2
+        link=$(grep -o '^armada://join/.*' "$dir/$line-host.log")
+        ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
+            --games 2 --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
+            --data-dir "$dir/$line-guest" > "$dir/$line-guest.log" 2>&1 \
+            || fail "the guest did not finish ($line)"
+        for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+        grep -q '^table over: 2 game' "$dir/$line-host.log" || fail "the host did not finish ($line)"
+        grep -q 'reached the host through a relay' "$dir/$line-guest.log" \
+            || fail "the guest did not come through the relay ($line)"
+        case $(grep '^connection: ' "$dir/$line-guest.log" | tail -1) in
+        "connection: relayed "*/p2p-circuit*) [ "$attempt" -lt 3 ] || break ;;
+        *) break ;;
+        esac
+        echo "nat.sh: $line attempt $attempt: the punch missed; that game was played through the relay" >&2
+        for side in "$line-host" "$line-guest"; do
+            "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-missed$attempt-$side.log" \
+                || fail "the relayed table of attempt $attempt ($side) does not verify honest"
+            mv "$dir/$side" "$dir/missed$attempt-$side"
+            mv "$dir/$side.log" "$dir/missed$attempt-$side.log"
+        done
     done
-done
-for log in host.log guest.log; do
-    last=$(grep '^connection: ' "$dir/$log" | tail -1)
-    case $last in
-    "connection: direct "*/p2p-circuit*) fail "$log: $last" ;;
-    "connection: direct /ip4/10.71.0."[23]/*) ;;
-    *) fail "$log: the game's connection did not become direct (${last:-none})" ;;
-    esac
+    for log in "$line-host.log" "$line-guest.log"; do
+        last=$(grep '^connection: ' "$dir/$log" | tail -1)
+        case $last in
+        "connection: direct "*/p2p-circuit*) fail "$log: $last" ;;
+        "connection: direct /ip4/10.71.0."[23]/*) ;;
+        *) fail "$log: the game's connection did not become direct (${last:-none})" ;;
+        esac
+    done
 done
 
 # No hole can be punched through routers that map each connection to a random port:
@@ -168,9 +179,10 @@ for log in relayed-host.log relayed-guest.log; do
     fi
 done
 
-for side in host guest relayed-host relayed-guest; do
+for side in tcp-host tcp-guest quic-host quic-guest relayed-host relayed-guest; do
     "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
         || fail "the transcript in $side does not verify honest"
 done
-echo "nat.sh: direct dial refused by NAT; relayed, punched through, played direct," \
-    "honest; through symmetric NAT played relayed, honest"
+echo "nat.sh: direct dial refused by NAT; relayed (host on the relay's TCP line, then its" \
+    "QUIC line), punched through, played direct, honest; through symmetric NAT played" \
+    "relayed, honest"
