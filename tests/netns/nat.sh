@@ -100,6 +100,17 @@ host() {
     grep -q '^armada://join/' "$dir/$log" || fail "the host $name did not open its table"
 }
 
+# guest NAME LINK ARGS…: B joins LINK as a computer player; its output goes to
+# NAME.log, its data to NAME/. Then waits for the host's process on A to end.
+guest() {
+    local name=$1 link=$2
+    shift 2
+    ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
+        --data-dir "$dir/$name" "$@" > "$dir/$name.log" 2>&1 \
+        || fail "the guest $name did not finish"
+    for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+}
+
 # Negative control: the relay sees A at its router's address; B dialling A there
 # (and at its private addresses) without the relay must fail.
 host control-host --bot easy
@@ -126,11 +137,8 @@ for line in tcp quic; do
     for attempt in 1 2 3; do
         host "$line-host" --bot medium --games 2
         link=$(grep -o '^armada://join/.*' "$dir/$line-host.log")
-        ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
-            --games 2 --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
-            --data-dir "$dir/$line-guest" > "$dir/$line-guest.log" 2>&1 \
-            || fail "the guest did not finish ($line)"
-        for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+        guest "$line-guest" "$link" --games 2 \
+            --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1"
         grep -q '^table over: 2 game' "$dir/$line-host.log" || fail "the host did not finish ($line)"
         grep -q 'reached the host through a relay' "$dir/$line-guest.log" \
             || fail "the guest did not come through the relay ($line)"
@@ -164,10 +172,7 @@ for r in "$ra" "$rb"; do
 done
 host relayed-host --bot medium
 link=$(grep -o '^armada://join/.*' "$dir/relayed-host.log")
-ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
-    --data-dir "$dir/relayed-guest" > "$dir/relayed-guest.log" 2>&1 \
-    || fail "the relayed guest did not finish"
-for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+guest relayed-guest "$link"
 grep -q '^table over: 1 game' "$dir/relayed-host.log" || fail "the relayed host did not finish"
 grep -q 'playing through the relay' "$dir/relayed-guest.log" \
     || fail "the guest did not say it plays through the relay"
