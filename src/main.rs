@@ -22,6 +22,31 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Whether to join the public libp2p network, and through whom.
+#[derive(Debug, clap::Args)]
+struct PublicArgs {
+    /// Join the public network through this peer (`…/p2p/<id>`, repeatable) instead
+    /// of the built-in list of well-known public bootstrap peers.
+    #[arg(long, value_name = "MULTIADDR", conflicts_with = "no_public")]
+    bootstrap: Vec<libp2p::Multiaddr>,
+    /// Stay off the public network (no DHT, no relays found there): the LAN, direct
+    /// addresses and `--relay` only.
+    #[arg(long)]
+    no_public: bool,
+}
+
+impl PublicArgs {
+    fn public(&self) -> armada::driver::Public {
+        if self.no_public {
+            armada::driver::Public::Off
+        } else if self.bootstrap.is_empty() {
+            armada::driver::Public::Builtin
+        } else {
+            armada::driver::Public::Bootstrap(self.bootstrap.clone())
+        }
+    }
+}
+
 /// What every network command takes.
 #[derive(Debug, clap::Args)]
 struct NetArgs {
@@ -44,6 +69,8 @@ struct NetArgs {
     /// behind NAT; the invite then carries the relayed address too.
     #[arg(long, value_name = "MULTIADDR")]
     relay: Option<libp2p::Multiaddr>,
+    #[command(flatten)]
+    public: PublicArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -164,7 +191,8 @@ enum Command {
     /// `ping_rtt_us=… move_rtt_us=… ratio=… quic_connect_ms=… game_ms=…`.
     BenchNet,
     /// Relays for players who cannot reach each other directly (any player can run
-    /// one); prints the addresses to give them as `--relay`.
+    /// one), and serves the public DHT and `AutoNAT`; prints the addresses to give
+    /// them as `--relay` (or `--bootstrap`).
     Relay {
         /// Listen here (repeatable); default: TCP and QUIC port 4001 on all interfaces.
         #[arg(long, value_name = "MULTIADDR")]
@@ -175,6 +203,8 @@ enum Command {
         /// Accepted like every network command's; a relay never uses `mDNS` or `UPnP`.
         #[arg(long)]
         no_discovery: bool,
+        #[command(flatten)]
+        public: PublicArgs,
     },
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
@@ -232,8 +262,11 @@ fn run(cli: &Cli) -> Result<u8> {
         #[cfg(feature = "bench")]
         Command::BenchNet => cli::bench::bench_net(),
         Command::Relay {
-            listen, data_dir, ..
-        } => cli::net::relay(listen, data_dir.as_deref()),
+            listen,
+            data_dir,
+            public,
+            ..
+        } => cli::net::relay(listen, data_dir.as_deref(), &public.public()),
         Command::Resume { net, table } => {
             let table = table.clone();
             cli::net::network(net, move |seating, say| {

@@ -15,7 +15,7 @@ pub use codec::{
     TRANSCRIPT_MAGIC, decode_body, decode_transcript, decode_transcript_prefix, decode_wire,
     encode_body, encode_saved_frame, encode_settings, encode_transcript, encode_wire, split_frame,
 };
-pub use invite::{INVITE_PREFIX, Invite, InviteError, LanOffer, MAX_INVITE};
+pub use invite::{INVITE_PREFIX, Invite, InviteError, LanOffer, MAX_ADDRS, MAX_INVITE};
 pub use message::{
     Body, Claim, ErrorCode, GameKind, Hash, Heading, Owed, Payload, ProtocolError, SavedFrame,
     Seat, Settings, Transcript, Wire, WireAction, WireOpening, WireShip, WireVerdict,

@@ -19,6 +19,7 @@ pub fn lan(
         discovery: true,
         ping_every: None,
         relay: None,
+        public: armada::driver::Public::Off,
     };
     let wait = std::time::Duration::from_secs(wait);
     let tables = tokio::runtime::Runtime::new()?
@@ -41,13 +42,18 @@ pub fn lan(
     Ok(0)
 }
 
-pub fn relay(listen: &[libp2p::Multiaddr], data_dir: Option<&std::path::Path>) -> Result<u8> {
+pub fn relay(
+    listen: &[libp2p::Multiaddr],
+    data_dir: Option<&std::path::Path>,
+    public: &armada::driver::Public,
+) -> Result<u8> {
     let store = armada::driver::Store::open(data_dir)?;
     let identity = store.identity()?;
     let mut serving = |address: &libp2p::Multiaddr| emit(&format!("relay at {address}\n"));
     tokio::runtime::Runtime::new()?.block_on(armada::driver::run_relay(
         &identity.keypair(),
         listen.to_vec(),
+        public,
         &mut serving,
     ))?;
     Ok(0)
@@ -95,6 +101,7 @@ pub fn network(
             discovery: !net.no_discovery,
             ping_every: None,
             relay: net.relay.clone(),
+            public: net.public.public(),
         },
         store: armada::driver::Store::open(net.data_dir.as_deref())?,
         player,

@@ -33,6 +33,7 @@ fn loopback(transport: &str) -> Config {
         discovery: false,
         ping_every: Some(Duration::from_millis(10)),
         relay: None,
+        public: crate::net::Public::Off,
     }
 }
 

@@ -79,6 +79,70 @@ fn framed(
     crate::net::framed(stream, proto::MAX_WIRE)
 }
 
+/// How long a host on the public network waits for relays (or for a stranger to
+/// confirm it is reachable) before it prints the invite.
+const PUBLIC_WAIT: Duration = Duration::from_secs(30);
+
+/// How long a host off the public network waits for its router to map a port
+/// (`UPnP`) before it prints the invite.
+const UPNP_WAIT: Duration = Duration::from_secs(5);
+
+/// The addresses an invite carries, at most [`proto::MAX_ADDRS`]: never the
+/// unspecified ones, and the relayed ones first (a guest behind NAT needs one, and
+/// hole punching starts there).
+fn invite_addrs(mut addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
+    addrs.retain(|a| !a.to_string().contains("/0.0.0.0/"));
+    addrs.sort_by_key(|a| !crate::net::is_relayed(a));
+    addrs.truncate(proto::MAX_ADDRS);
+    addrs
+}
+
+/// Waits (a while) to learn how the internet can reach this node (through the
+/// public network, or a port its router mapped), and says so.
+async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
+    if public {
+        say("finding a way in from the internet (the public network)…");
+    }
+    let reach = node
+        .reach(if public { PUBLIC_WAIT } else { UPNP_WAIT })
+        .await;
+    for addr in &reach.confirmed {
+        if reach.mapped.contains(addr) {
+            say(&format!(
+                "reachable directly at {addr} (mapped on the router by UPnP)"
+            ));
+        } else {
+            say(&format!(
+                "reachable directly at {addr} (a stranger on the internet dialled back)"
+            ));
+        }
+    }
+    if !public {
+        return;
+    }
+    // Each relay holds one reservation, with an address per transport.
+    let relays: std::collections::BTreeSet<PeerId> = reach
+        .circuits
+        .iter()
+        .filter_map(|circuit| {
+            circuit.iter().find_map(|p| match p {
+                libp2p::multiaddr::Protocol::P2p(peer) => Some(peer),
+                _ => None,
+            })
+        })
+        .collect();
+    match relays.len() {
+        0 if reach.confirmed.is_empty() => say(
+            "no relay found on the public network yet: only a friend who can reach this \
+             machine directly (on this LAN, say) can join",
+        ),
+        0 => {}
+        n => say(&format!(
+            "reachable through {n} relay(s) found on the public network"
+        )),
+    }
+}
+
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
 /// secret (refusing anyone else, with a reason), and plays the table.
 pub async fn host(
@@ -96,14 +160,11 @@ pub async fn host(
     let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
     let mut session = Session::host(identity, secret, settings).with_timer(timer);
+    if seating.config.public.is_on() || seating.config.discovery {
+        tell_reach(&node, seating.config.public.is_on(), say).await;
+    }
     let listening = node.listeners().await;
-    let addrs: Vec<Multiaddr> = node
-        .addresses()
-        .await
-        .iter()
-        .filter(|a| !a.to_string().contains("/0.0.0.0/"))
-        .cloned()
-        .collect();
+    let addrs = invite_addrs(node.addresses().await);
     let invite = Invite {
         version: 1,
         peer: node.peer_id().to_bytes(),

@@ -12,6 +12,11 @@ pub async fn lan_tables(
     config: Config,
     wait: Duration,
 ) -> anyhow::Result<Vec<(libp2p::PeerId, armada_proto::LanOffer)>> {
+    // Looking around the LAN needs nothing of the internet.
+    let config = Config {
+        public: crate::net::Public::Off,
+        ..config
+    };
     let node = Node::start(&identity.keypair(), config).await?;
     Ok(crate::net::list_lan(&node, wait).await)
 }

@@ -1,5 +1,6 @@
 //! libp2p: a node whose one task owns the swarm, the LAN answer and listing, the relay
-//! server; it moves framed bytes between peers and reports connections.
+//! server, the public network (DHT, `AutoNAT`, relays found there); it moves framed
+//! bytes between peers and reports connections.
 //!
 //! Architecture invariant: knows libp2p and `armada-proto`, nothing of games: no
 //! session, no store, no rules, no text for a terminal. `crate::driver` plays tables
@@ -7,13 +8,15 @@
 
 mod lan;
 mod node;
+mod public;
 mod relay;
 
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
 pub use node::{
-    Config, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER, MAX_STREAMS, Node, Route,
-    Routes, is_relayed,
+    Config, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER, MAX_STREAMS, Node, Reach,
+    Route, Routes, is_relayed,
 };
+pub use public::{BOOTSTRAP, NO_PUBLIC_ENV, Public};
 pub use relay::{relay_config, run_relay};
 
 use libp2p::StreamProtocol;

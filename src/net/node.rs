@@ -6,15 +6,18 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use futures::StreamExt as _;
+use libp2p::multiaddr::Protocol;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::swarm::{ConnectionId, NetworkBehaviour, SwarmEvent};
 use libp2p::{
-    Multiaddr, PeerId, Swarm, connection_limits, dcutr, identify, mdns, noise, ping, relay, tcp,
-    upnp, yamux,
+    Multiaddr, PeerId, Swarm, autonat, connection_limits, dcutr, identify, kad, mdns, noise, ping,
+    relay, tcp, upnp, yamux,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 
 use libp2p::identity::Keypair;
+
+use super::public::{HOLD, Public, Relays};
 
 /// How a node listens and finds peers.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +31,10 @@ pub struct Config {
     /// A relay (`/…/p2p/<relay id>`) to hold a reservation on, so that peers that
     /// cannot reach this node directly can through the relay.
     pub relay: Option<Multiaddr>,
+    /// Whether the node joins the public network: the DHT as a client, `AutoNAT` to
+    /// learn whether it is reachable, and (when not) reservations on relays it
+    /// finds there.
+    pub public: Public,
 }
 
 /// How often a connection is pinged (keeps it and NAT mappings alive; measures RTT).
@@ -68,6 +75,19 @@ struct Behaviour {
     dcutr: dcutr::Behaviour,
     mdns: Toggle<mdns::tokio::Behaviour>,
     upnp: Toggle<upnp::tokio::Behaviour>,
+    kad: Toggle<kad::Behaviour<kad::store::MemoryStore>>,
+    autonat: Toggle<autonat::v2::client::Behaviour>,
+}
+
+/// How this node can be reached, as far as it knows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Its own addresses that a stranger on the internet dialled back (`AutoNAT`).
+    pub confirmed: Vec<Multiaddr>,
+    /// Its circuit addresses on the relays it holds reservations on.
+    pub circuits: Vec<Multiaddr>,
+    /// Its addresses the router maps to it (`UPnP`), among the confirmed ones.
+    pub mapped: Vec<Multiaddr>,
 }
 
 /// The way a table's connection to a peer currently goes.
@@ -99,7 +119,7 @@ pub fn is_relayed(addr: &Multiaddr) -> bool {
 const BOTH_WAYS: Duration = Duration::from_secs(5);
 
 /// The last peer id in `addr` (`…/p2p/<id>`).
-fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
+pub(super) fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
     addr.iter()
         .filter_map(|p| match p {
             libp2p::multiaddr::Protocol::P2p(peer) => Some(peer),
@@ -138,6 +158,10 @@ enum Request {
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
     Discovered(oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>),
+    /// Answered once the node holds the reservations it wants, or a stranger
+    /// confirmed one of its addresses.
+    Ready(oneshot::Sender<()>),
+    Reach(oneshot::Sender<Reach>),
     /// Answered once there is a direct connection to the peer.
     Direct(PeerId, oneshot::Sender<Multiaddr>),
     /// Answered once `relay` has told this node where it sees it over each
@@ -190,6 +214,8 @@ struct Link {
     /// circuit address it came in on.
     addr: Multiaddr,
     relayed: bool,
+    /// This node dialled it (so the address is one the peer is reachable at).
+    dialled: bool,
     /// The peer told this node, over this connection, where it sees it (identify).
     identified: bool,
 }
@@ -222,6 +248,18 @@ struct Tracker {
     /// The addresses each identified peer says it listens on.
     listens: HashMap<PeerId, Vec<Multiaddr>>,
     both_ways: Vec<BothWays>,
+    /// The relays this node holds reservations on (found on the public network).
+    relays: Relays,
+    /// Its own addresses a stranger confirmed by dialling back (`AutoNAT`).
+    confirmed: Vec<Multiaddr>,
+    /// A stranger tried to dial this node back (`AutoNAT`), whatever came of it
+    /// (off the public network, nobody will).
+    tested: bool,
+    /// Still looking for a router to map ports on (`UPnP`).
+    mapping: bool,
+    /// Addresses the router maps to this node.
+    mapped: Vec<Multiaddr>,
+    ready: Vec<oneshot::Sender<()>>,
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -248,10 +286,13 @@ impl Node {
     /// Starts a node with `identity` (its key is the peer id) and waits until it
     /// listens on every requested address.
     pub async fn start(identity: &Keypair, config: Config) -> anyhow::Result<Self> {
+        // Before anything listens: the guard on the built-in list fails loudly here.
+        let bootstrap = config.public.peers()?;
         let mut swarm = build(
             identity,
             config.discovery,
             config.ping_every.unwrap_or(PING_EVERY),
+            config.public.is_on(),
         )?;
         let listen = if config.listen.is_empty() {
             vec![
@@ -266,7 +307,20 @@ impl Node {
                 .listen_on(addr.clone())
                 .with_context(|| format!("cannot listen on {addr}"))?;
         }
-        let mut tracker = Tracker::default();
+        let mut tracker = Tracker {
+            relays: Relays::new(if config.public.is_on() { HOLD } else { 0 }),
+            tested: !config.public.is_on(),
+            mapping: config.discovery,
+            ..Tracker::default()
+        };
+        if let Some(kad) = swarm.behaviour_mut().kad.as_mut() {
+            for (peer, addr) in bootstrap {
+                kad.add_address(&peer, addr);
+            }
+            if let Err(error) = kad.bootstrap() {
+                tracing::info!(%error, "no DHT bootstrap");
+            }
+        }
         // Each listener reports at least one address before the node is handed out.
         let mut listening = 0;
         while listening < listen.len() {
@@ -341,6 +395,22 @@ impl Node {
         let (tx, rx) = oneshot::channel();
         if self.requests.send(Request::Discovered(tx)).await.is_err() {
             return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
+    /// How this node can be reached: waits up to `within` for a stranger to confirm
+    /// an address of its or the router to map one (`UPnP`), or else for the
+    /// reservations it wants (on the public network), a stranger's try, and the
+    /// search for a router to end.
+    pub async fn reach(&self, within: Duration) -> Reach {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Ready(tx)).await.is_ok() {
+            let _ = tokio::time::timeout(within, rx).await;
+        }
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::Reach(tx)).await.is_err() {
+            return Reach::default();
         }
         rx.await.unwrap_or_default()
     }
@@ -495,6 +565,7 @@ fn build(
     identity: &Keypair,
     discovery: bool,
     ping_every: Duration,
+    public: bool,
 ) -> anyhow::Result<Swarm<Behaviour>> {
     let swarm = libp2p::SwarmBuilder::with_existing_identity(identity.clone())
         .with_tokio()
@@ -508,6 +579,8 @@ fn build(
             quic
         })
         .with_other_transport(|key| in_process(key))?
+        // The public bootstrap peers are named by `/dnsaddr`.
+        .with_dns()?
         .with_relay_client(noise::Config::new, yamux_config)?
         .with_behaviour(|key, relay| {
             let peer = key.public().to_peer_id();
@@ -528,13 +601,32 @@ fn build(
                 dcutr: dcutr::Behaviour::new(peer),
                 mdns: mdns.into(),
                 upnp: discovery.then(upnp::tokio::Behaviour::default).into(),
+                kad: public.then(|| dht(peer, kad::Mode::Client)).into(),
+                autonat: public.then(autonat::v2::client::Behaviour::default).into(),
             })
         })
         .map_err(|e| anyhow::anyhow!("cannot set up the network: {e}"))?
-        // A table's connection stays up while the game waits on a person.
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_hours(1)))
+        // A table's connection stays up while its game stream is open, however long
+        // the game waits on a person; the DHT's connections are let go soon after.
+        .with_swarm_config(|c| c.with_idle_connection_timeout(IDLE))
         .build();
     Ok(swarm)
+}
+
+/// How long a connection with no stream open is kept.
+pub(super) const IDLE: Duration = Duration::from_mins(2);
+
+/// A DHT node on the public network's protocol (`/ipfs/kad/1.0.0`): a client asks
+/// and is never asked (a player behind NAT would only waste others' queries); a
+/// server (a relay) answers.
+pub(super) fn dht(peer: PeerId, mode: kad::Mode) -> kad::Behaviour<kad::store::MemoryStore> {
+    let mut dht = kad::Behaviour::with_config(
+        peer,
+        kad::store::MemoryStore::new(peer),
+        kad::Config::new(kad::PROTOCOL_NAME),
+    );
+    dht.set_mode(Some(mode));
+    dht
 }
 
 /// The swarm task: requests from handles, events from the network.
@@ -564,6 +656,17 @@ impl Tracker {
                 let mut seen = std::collections::HashSet::new();
                 addrs.retain(|a| seen.insert(a.clone()));
                 let _ = reply.send(addrs);
+            }
+            Request::Ready(reply) => {
+                self.ready.push(reply);
+                self.answer_ready();
+            }
+            Request::Reach(reply) => {
+                let _ = reply.send(Reach {
+                    confirmed: self.confirmed.clone(),
+                    circuits: self.relays.circuits(),
+                    mapped: self.mapped.clone(),
+                });
             }
             Request::Discovered(reply) => {
                 let _ = reply.send(self.lan.iter().map(|(p, a)| (*p, a.clone())).collect());
@@ -658,9 +761,34 @@ impl Tracker {
     }
 
     /// `peer` told this node, over `connection`, where it sees it and where it listens.
-    fn identified(&mut self, peer: PeerId, connection: ConnectionId, info: identify::Info) {
+    fn identified(
+        &mut self,
+        swarm: &mut Swarm<Behaviour>,
+        peer: PeerId,
+        connection: ConnectionId,
+        info: identify::Info,
+    ) {
         if !self.observed.contains(&info.observed_addr) {
             self.observed.push(info.observed_addr);
+        }
+        if let Some(dht) = swarm.behaviour_mut().kad.as_mut()
+            && info.protocols.contains(&kad::PROTOCOL_NAME)
+        {
+            for addr in info.listen_addrs.iter().filter(|a| !is_relayed(a)) {
+                dht.add_address(&peer, addr.clone());
+            }
+        }
+        if info.protocols.contains(&relay::HOP_PROTOCOL_NAME) {
+            // Reserved on at the address this node reached it at: known to work.
+            let dialled = self.links.get(&peer).and_then(|links| {
+                links
+                    .iter()
+                    .find(|l| l.id == connection && l.dialled && !l.relayed)
+            });
+            if let Some(link) = dialled {
+                self.relays.found(peer, link.addr.clone());
+                self.fill_relays(swarm);
+            }
         }
         self.listens.insert(peer, info.listen_addrs);
         if let Some(link) = self
@@ -671,6 +799,68 @@ impl Tracker {
             link.identified = true;
         }
         self.answer_both_ways();
+    }
+
+    /// Asks relays for reservations until as many are asked for or held as wanted.
+    fn fill_relays(&mut self, swarm: &mut Swarm<Behaviour>) {
+        while let Some((relay, addr)) = self.relays.next() {
+            let circuit = addr
+                .with_p2p(relay)
+                .unwrap_or_else(|addr| addr)
+                .with(Protocol::P2pCircuit);
+            match swarm.listen_on(circuit.clone()) {
+                Ok(listener) => {
+                    tracing::info!(%circuit, "asking a relay for a reservation");
+                    self.relays.asked(listener, relay);
+                }
+                Err(error) => tracing::info!(%circuit, %error, "cannot use the relay"),
+            }
+        }
+    }
+
+    /// A relay found on the public network holds a reservation for this node, which
+    /// is reachable at `circuit` now: the relay is made to see it over both
+    /// transports, so that a punch can meet on either.
+    fn reserved(&mut self, swarm: &mut Swarm<Behaviour>, circuit: &Multiaddr) {
+        tracing::info!(%circuit, "reachable through a relay found on the public network");
+        if let Some(relay) = peer_of(circuit) {
+            let here: Vec<Multiaddr> = self
+                .links
+                .get(&relay)
+                .into_iter()
+                .flatten()
+                .filter(|l| !l.relayed)
+                .map(|l| l.addr.clone())
+                .collect();
+            let mut addrs = self.listens.get(&relay).cloned().unwrap_or_default();
+            addrs.retain(|a| here.iter().any(|h| h.iter().next() == a.iter().next()));
+            addrs.extend(here);
+            let (done, _) = oneshot::channel();
+            self.both_ways(swarm, relay, &addrs, done);
+        }
+        self.answer_ready();
+    }
+
+    /// A stranger dialled this node back at `address` (`AutoNAT`): it is reachable
+    /// as it is, and asks for no more reservations.
+    fn confirmed(&mut self, address: Multiaddr) {
+        tracing::info!(%address, "reachable directly (a stranger dialled back)");
+        if !self.confirmed.contains(&address) {
+            self.confirmed.push(address);
+        }
+        self.relays.set_want(0);
+        self.answer_ready();
+    }
+
+    /// Answers those waiting to know how the node is reachable, once it does: a
+    /// stranger dialled it back or its router mapped a port, or it holds the
+    /// reservations it wants, a stranger at least tried, and no router was found.
+    fn answer_ready(&mut self) {
+        if !self.confirmed.is_empty() || (self.relays.enough() && self.tested && !self.mapping) {
+            for reply in self.ready.drain(..) {
+                let _ = reply.send(());
+            }
+        }
     }
 
     /// Answers the waits whose relay now sees this node over every transport asked.
@@ -732,6 +922,47 @@ impl Tracker {
             .map(Link::route)
     }
 
+    /// A connection to `peer` is up: published as its route, answering diallers.
+    fn connected(
+        &mut self,
+        swarm: &mut Swarm<Behaviour>,
+        peer_id: PeerId,
+        connection_id: ConnectionId,
+        endpoint: &libp2p::core::ConnectedPoint,
+    ) {
+        let relayed = endpoint.is_relayed();
+        let addr = match endpoint {
+            libp2p::core::ConnectedPoint::Listener { local_addr, .. } if relayed => {
+                local_addr.clone()
+            }
+            _ => endpoint.get_remote_address().clone(),
+        };
+        tracing::info!(peer = %peer_id, %addr, relayed, "connected");
+        let link = Link {
+            id: connection_id,
+            addr,
+            relayed,
+            dialled: endpoint.is_dialer(),
+            identified: false,
+        };
+        let route = link.route();
+        let links = self.links.entry(peer_id).or_default();
+        links.push(link);
+        if !relayed {
+            // A direct connection supersedes relayed ones: closing them moves
+            // the game's stream here (the table reconnects and syncs).
+            for link in links.iter().filter(|link| link.relayed) {
+                tracing::info!(peer = %peer_id, via = %link.addr, "direct now: closing the relayed connection");
+                swarm.close_connection(link.id);
+            }
+        }
+        self.links_changed(peer_id);
+        // Answered after the route is published: a dialler sees it at once.
+        for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer_id) {
+            let _ = done.send(Ok(route.clone()));
+        }
+    }
+
     fn on_event(&mut self, swarm: &mut Swarm<Behaviour>, event: SwarmEvent<BehaviourEvent>) {
         match event {
             SwarmEvent::ConnectionEstablished {
@@ -739,38 +970,7 @@ impl Tracker {
                 connection_id,
                 endpoint,
                 ..
-            } => {
-                let relayed = endpoint.is_relayed();
-                let addr = match &endpoint {
-                    libp2p::core::ConnectedPoint::Listener { local_addr, .. } if relayed => {
-                        local_addr.clone()
-                    }
-                    _ => endpoint.get_remote_address().clone(),
-                };
-                tracing::info!(peer = %peer_id, %addr, relayed, "connected");
-                let link = Link {
-                    id: connection_id,
-                    addr,
-                    relayed,
-                    identified: false,
-                };
-                let route = link.route();
-                let links = self.links.entry(peer_id).or_default();
-                links.push(link);
-                if !relayed {
-                    // A direct connection supersedes relayed ones: closing them moves
-                    // the game's stream here (the table reconnects and syncs).
-                    for link in links.iter().filter(|link| link.relayed) {
-                        tracing::info!(peer = %peer_id, via = %link.addr, "direct now: closing the relayed connection");
-                        swarm.close_connection(link.id);
-                    }
-                }
-                self.links_changed(peer_id);
-                // Answered after the route is published: a dialler sees it at once.
-                for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer_id) {
-                    let _ = done.send(Ok(route.clone()));
-                }
-            }
+            } => self.connected(swarm, peer_id, connection_id, &endpoint),
             SwarmEvent::ConnectionClosed {
                 peer_id,
                 connection_id,
@@ -781,6 +981,7 @@ impl Tracker {
                     if links.is_empty() {
                         self.links.remove(&peer_id);
                         self.listens.remove(&peer_id);
+                        self.relays.lost(peer_id);
                     }
                 }
                 self.links_changed(peer_id);
@@ -806,7 +1007,48 @@ impl Tracker {
                 connection_id,
                 peer_id,
                 info,
-            })) => self.identified(peer_id, connection_id, info),
+            })) => self.identified(swarm, peer_id, connection_id, info),
+            SwarmEvent::NewListenAddr {
+                listener_id,
+                address,
+            } => {
+                if self.relays.accepted(listener_id, address.clone()) {
+                    self.reserved(swarm, &address);
+                }
+            }
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason,
+                ..
+            } => {
+                if let Some(relay) = self.relays.closed(listener_id) {
+                    tracing::info!(%relay, ?reason, "a relay's reservation ended: finding another");
+                    self.fill_relays(swarm);
+                }
+            }
+            SwarmEvent::ExternalAddrConfirmed { address } if !is_relayed(&address) => {
+                self.confirmed(address);
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Upnp(event)) => {
+                tracing::info!(?event, "UPnP");
+                match event {
+                    upnp::Event::NewExternalAddr { external_addr, .. } => {
+                        self.mapped.push(external_addr);
+                    }
+                    upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
+                        self.mapped.retain(|a| *a != external_addr);
+                        self.confirmed.retain(|a| *a != external_addr);
+                    }
+                    upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
+                }
+                self.mapping = false;
+                self.answer_ready();
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Autonat(event)) => {
+                tracing::debug!(?event, "AutoNAT");
+                self.tested = true;
+                self.answer_ready();
+            }
             SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
                 peer,
                 result: Ok(rtt),

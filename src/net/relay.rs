@@ -1,6 +1,9 @@
 //! `armada relay`: a node that relays for others — any player can run one. Two
 //! players who cannot reach each other directly meet through it, then try to upgrade
-//! to a direct connection (`DCUtR`); if that fails, the game goes on relayed.
+//! to a direct connection (`DCUtR`); if that fails, the game goes on relayed. It is
+//! a server of the public DHT and of `AutoNAT` too, so players find it there as they
+//! find the public network's own relays, and learn from it whether they are
+//! reachable.
 //!
 //! Limits (sized for game signalling and whole relayed games, not bulk traffic):
 //! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
@@ -12,7 +15,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use futures::StreamExt as _;
 use libp2p::swarm::{NetworkBehaviour, SwarmEvent};
-use libp2p::{Multiaddr, identify, multiaddr::Protocol, noise, ping, relay, tcp};
+use libp2p::{Multiaddr, autonat, identify, kad, multiaddr::Protocol, noise, ping, relay, tcp};
 
 use libp2p::identity::Keypair;
 
@@ -22,6 +25,8 @@ struct Behaviour {
     relay: relay::Behaviour,
     identify: identify::Behaviour,
     ping: ping::Behaviour,
+    kad: kad::Behaviour<kad::store::MemoryStore>,
+    autonat: autonat::v2::server::Behaviour,
 }
 
 /// The relay's limits.
@@ -38,13 +43,16 @@ pub fn relay_config() -> relay::Config {
     }
 }
 
-/// Runs a relay on `listen` until the process ends; `serving` gets each address to
-/// give to players (`--relay ADDR`).
+/// Runs a relay on `listen` until the process ends, joining the DHT through
+/// `public`'s bootstrap peers (it answers DHT queries either way); `serving` gets
+/// each address to give to players (`--relay ADDR`, `--bootstrap ADDR`).
 pub async fn run_relay(
     identity: &Keypair,
     listen: Vec<Multiaddr>,
+    public: &super::Public,
     serving: &mut (dyn FnMut(&Multiaddr) + Send),
 ) -> anyhow::Result<()> {
+    let bootstrap = public.peers()?;
     let mut swarm = libp2p::SwarmBuilder::with_existing_identity(identity.clone())
         .with_tokio()
         .with_tcp(
@@ -53,6 +61,7 @@ pub async fn run_relay(
             super::node::yamux_config,
         )?
         .with_quic()
+        .with_dns()?
         .with_behaviour(|key| Behaviour {
             // Room for every reservation and circuit, and no more.
             limits: libp2p::connection_limits::Behaviour::new(
@@ -67,9 +76,11 @@ pub async fn run_relay(
                 key.public(),
             )),
             ping: ping::Behaviour::new(ping::Config::new()),
+            kad: super::node::dht(key.public().to_peer_id(), kad::Mode::Server),
+            autonat: autonat::v2::server::Behaviour::default(),
         })
         .map_err(|e| anyhow::anyhow!("cannot set up the relay: {e}"))?
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_mins(10)))
+        .with_swarm_config(|c| c.with_idle_connection_timeout(super::node::IDLE))
         .build();
     let listen = if listen.is_empty() {
         vec![
@@ -84,6 +95,12 @@ pub async fn run_relay(
             .listen_on(addr.clone())
             .with_context(|| format!("cannot listen on {addr}"))?;
     }
+    for (peer, addr) in bootstrap {
+        swarm.behaviour_mut().kad.add_address(&peer, addr);
+    }
+    if let Err(error) = swarm.behaviour_mut().kad.bootstrap() {
+        tracing::info!(%error, "no DHT bootstrap: answering only");
+    }
     let me = *swarm.local_peer_id();
     loop {
         match swarm.select_next_some().await {
@@ -91,6 +108,17 @@ pub async fn run_relay(
                 // A relay serves only at addresses it knows to be reachable: its own.
                 swarm.add_external_address(address.clone());
                 serving(&address.with(Protocol::P2p(me)));
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                peer_id,
+                info,
+                ..
+            })) if info.protocols.contains(&kad::PROTOCOL_NAME) => {
+                // Another DHT server: into the routing table at the addresses it
+                // listens on.
+                for addr in info.listen_addrs {
+                    swarm.behaviour_mut().kad.add_address(&peer_id, addr);
+                }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Relay(event)) => {
                 tracing::info!(?event, "relay");

@@ -44,13 +44,17 @@ impl Mode {
     }
 }
 
-/// What the window remembers between runs.
+/// What the window remembers between runs (a setting missing from an older file
+/// takes its default).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Prefs {
     pub lang: Lang,
     pub mode: Mode,
     /// The host's timer switch as last set, for the next friend table.
     pub timer: bool,
+    /// Friend tables use the public libp2p network (DHT, relays found there).
+    pub public: bool,
 }
 
 impl Default for Prefs {
@@ -59,6 +63,7 @@ impl Default for Prefs {
             lang: Lang::En,
             mode: Mode::Armada,
             timer: true,
+            public: true,
         }
     }
 }
@@ -240,6 +245,7 @@ impl Armada {
             connecting: None,
             net: crate::driver::Config {
                 discovery: true,
+                public: crate::driver::Public::Builtin,
                 ..crate::driver::Config::default()
             },
             grace_ms: crate::driver::GRACE_MS,
@@ -253,6 +259,16 @@ impl Armada {
             armada.resume(&id, 0);
         }
         armada
+    }
+
+    /// The network settings of a friend table: the window's, off the public network
+    /// if the player turned it off.
+    pub fn friend_net(&self) -> crate::driver::Config {
+        let mut config = self.net.clone();
+        if !self.prefs.public {
+            config.public = crate::driver::Public::Off;
+        }
+        config
     }
 
     /// The computer moves at once (for tests).

@@ -35,6 +35,7 @@ impl Process {
             .args(args)
             .envs(env.iter().copied())
             .arg("--no-discovery")
+            .arg("--no-public")
             .arg("--data-dir")
             .arg(data)
             .stdin(Stdio::null())
@@ -481,6 +482,7 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
             "--listen",
             listen,
             "--no-discovery",
+            "--no-public",
             "--data-dir",
         ])
         .arg(dir.path().join("guest"))
@@ -769,6 +771,30 @@ fn across_nat_the_relay_and_hole_punching_make_a_direct_game() {
         return;
     }
     run_netns_script("nat.sh");
+}
+
+/// A simulated internet of four relays (DHT and `AutoNAT` servers), a public player
+/// and two behind NAT, everyone told only a seed: the guard refuses the built-in
+/// public list; `AutoNAT` confirms the public player and not the others; the host
+/// behind NAT finds two relays through the DHT and the guest plays it, punched
+/// direct, honest.
+#[test]
+fn on_a_simulated_internet_players_find_relays_through_the_dht_and_play_direct() {
+    if !namespaces_available("internet", &["iptables"]) {
+        return;
+    }
+    run_netns_script("internet.sh");
+}
+
+/// `UPnP` with a real router daemon (miniupnpd): the host's router maps its ports,
+/// the invite carries the mapped public address, and a guest behind its own NAT
+/// plays it directly with no relay anywhere; without `UPnP` that port is closed.
+#[test]
+fn a_router_running_miniupnpd_maps_the_hosts_port_and_the_guest_plays_it_directly() {
+    if !namespaces_available("upnp", &["iptables", "iptables-legacy", "miniupnpd"]) {
+        return;
+    }
+    run_netns_script("upnp.sh");
 }
 
 /// Opens `MAX_PENDING_INCOMING + 72` silent TCP connections to `port`; those beyond

@@ -432,6 +432,32 @@ fn the_language_switch_translates_the_window_and_is_remembered() {
 }
 
 #[test]
+fn the_public_network_switch_is_on_by_default_explains_itself_and_is_remembered() {
+    use armada::driver::Public;
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    assert_eq!(harness.state().friend_net().public, Public::Builtin);
+    assert!(has(
+        &harness,
+        "Finds relays on the public libp2p network so that a friend behind another router can join; off: this LAN and direct addresses only."
+    ));
+    click(
+        &mut harness,
+        "Through the internet (the public libp2p network)",
+    );
+    assert_eq!(harness.state().friend_net().public, Public::Off);
+    drop(harness);
+    // A new window over the same data keeps friend tables off the public network.
+    let mut harness = window(dir.path());
+    assert_eq!(harness.state().friend_net().public, Public::Off);
+    click(
+        &mut harness,
+        "Through the internet (the public libp2p network)",
+    );
+    assert_eq!(harness.state().friend_net().public, Public::Builtin);
+}
+
+#[test]
 fn every_language_has_every_message_and_each_parses() {
     let (english, clean) = message_ids(Lang::En.source());
     assert!(clean, "en.ftl parses");
@@ -664,7 +690,14 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
     assert!(link.starts_with("armada://join/"));
     let guest_data = dir.path().join("guest");
     let mut guest = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
-        .args(["join", &link, "--bot", "easy", "--no-discovery"])
+        .args([
+            "join",
+            &link,
+            "--bot",
+            "easy",
+            "--no-discovery",
+            "--no-public",
+        ])
         .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
         .arg(&guest_data)
         .stdin(std::process::Stdio::null())
@@ -723,7 +756,7 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
 fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
-        .args(["host", "--bot", "medium", "--no-discovery"])
+        .args(["host", "--bot", "medium", "--no-discovery", "--no-public"])
         .args(["--listen", "/ip4/127.0.0.1/tcp/0", "--data-dir"])
         .arg(dir.path().join("host"))
         .stdin(std::process::Stdio::null())

@@ -4,6 +4,8 @@
 # finds it by mDNS and shows its invite; that host joins with it and the game ends
 # honest on both sides. Needs root and ip(8). Usage: lan.sh PATH-TO-ARMADA
 set -euo pipefail
+# Never the public internet: a node asked for the built-in bootstrap list refuses.
+export ARMADA_NO_PUBLIC=1
 armada=$1
 tag=$$
 a=armada-lan-a-$tag
@@ -30,7 +32,7 @@ for ns in "$a" "$b"; do ip -n "$ns" link set lo up; done
 ip -n "$a" link set "la$tag" up
 ip -n "$b" link set "lb$tag" up
 
-ip netns exec "$a" "$armada" host --lan --bot medium --listen /ip4/10.201.0.1/tcp/0 \
+ip netns exec "$a" "$armada" host --lan --no-public --bot medium --listen /ip4/10.201.0.1/tcp/0 \
     --data-dir "$dir/a" > "$dir/host.log" 2>&1 &
 host=$!
 for _ in $(seq 50); do grep -q '^armada://join/' "$dir/host.log" && break; sleep 0.1; done
@@ -41,7 +43,7 @@ ip netns exec "$b" "$armada" lan --wait 3 --listen /ip4/10.201.0.2/tcp/0 \
 link=$(grep -o 'armada://join/[A-Za-z0-9_-]*' "$dir/lan.log" | head -1)
 [ -n "$link" ] || fail "armada lan did not find the table"
 
-ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
+ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --no-public --bot easy \
     --listen /ip4/10.201.0.2/tcp/0 --data-dir "$dir/b" > "$dir/guest.log" 2>&1 \
     || fail "the guest did not finish"
 wait "$host" || fail "the host did not finish"

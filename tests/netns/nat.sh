@@ -14,6 +14,8 @@
 # relay to the end. Needs root, ip(8) and iptables(8).
 # Usage: nat.sh PATH-TO-ARMADA
 set -euo pipefail
+# Never the public internet: a node asked for the built-in bootstrap list refuses.
+export ARMADA_NO_PUBLIC=1
 armada=$1
 tag=$$
 wan=arm-wan-$tag relay=arm-rl-$tag ra=arm-ra-$tag rb=arm-rb-$tag a=arm-a-$tag b=arm-b-$tag
@@ -78,7 +80,7 @@ ip -n "$a" route add default via 192.168.71.1
 ip -n "$b" route add default via 192.168.72.1
 
 # The relay at its defaults: TCP and QUIC on port 4001. It prints a line for each.
-ip netns exec "$relay" "$armada" relay > "$dir/relay.log" 2>&1 &
+ip netns exec "$relay" "$armada" relay --no-public > "$dir/relay.log" 2>&1 &
 relay_line() { grep -o "^relay at /ip4/10.71.0.1/$1/.*" "$dir/relay.log" | head -1 | cut -d' ' -f3; }
 for _ in $(seq 300); do
     [ -n "$(relay_line tcp)" ] && [ -n "$(relay_line udp)" ] && break
@@ -93,7 +95,7 @@ relay_addr=$relay_tcp
 host() {
     local name=$1 log=$1.log
     shift
-    ip netns exec "$a" "$armada" host --no-discovery --relay "$relay_addr" \
+    ip netns exec "$a" "$armada" host --no-discovery --no-public --relay "$relay_addr" \
         --listen "/ip4/0.0.0.0/tcp/0" --listen "/ip4/0.0.0.0/udp/0/quic-v1" \
         --data-dir "$dir/$name" "$@" > "$dir/$log" 2>&1 &
     for _ in $(seq 300); do grep -q '^armada://join/' "$dir/$log" && break; sleep 0.1; done
@@ -105,7 +107,7 @@ host() {
 guest() {
     local name=$1 link=$2
     shift 2
-    ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --bot easy \
+    ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --no-public --bot easy \
         --data-dir "$dir/$name" "$@" > "$dir/$name.log" 2>&1 \
         || fail "the guest $name did not finish"
     for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
@@ -117,7 +119,7 @@ host control-host --bot easy
 grep -q '^address: /ip4/10.71.0.2/' "$dir/control-host.log" \
     || fail "the invite lacks the address the relay sees the host at"
 link=$(grep -o '^armada://join/.*' "$dir/control-host.log")
-if ip netns exec "$b" timeout 60 "$armada" join "$link" --no-relay --no-discovery \
+if ip netns exec "$b" timeout 60 "$armada" join "$link" --no-relay --no-discovery --no-public \
     --bot easy --data-dir "$dir/control-b" > "$dir/control-guest.log" 2>&1; then
     fail "B reached A directly without the relay: the NAT does not drop unsolicited traffic"
 fi

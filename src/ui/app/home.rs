@@ -98,6 +98,13 @@ impl Armada {
                 )
                 .clicked();
         });
+        let public = ui
+            .checkbox(&mut self.prefs.public, t.get("home-public"))
+            .changed();
+        ui.weak(t.get("home-public-why"));
+        if public {
+            self.save_prefs();
+        }
         if let Some(note) = &self.note {
             ui.colored_label(Color32::from_rgb(240, 120, 110), note);
         }
@@ -227,7 +234,7 @@ impl Armada {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let remote = Remote::resume(store, self.net.clone(), id, waker(ctx));
+        let remote = Remote::resume(store, self.friend_net(), id, waker(ctx));
         self.note = None;
         self.home = None;
         self.connecting = Some(Box::new(remote));
@@ -248,10 +255,10 @@ impl Armada {
                 ));
                 return;
             }
-            Remote::join(store, self.net.clone(), &self.invite, wake)
+            Remote::join(store, self.friend_net(), &self.invite, wake)
         } else {
             let settings = crate::driver::settings(self.prefs.mode.variant(), self.grace_ms);
-            Remote::host(store, self.net.clone(), settings, self.prefs.timer, wake)
+            Remote::host(store, self.friend_net(), settings, self.prefs.timer, wake)
         };
         self.note = None;
         self.home = None;
