@@ -852,6 +852,24 @@ impl Tracker {
         self.answer_ready();
     }
 
+    /// The router mapped a port (or a mapping expired, or there is no router to
+    /// map on): the search for one is over.
+    fn upnp(&mut self, event: upnp::Event) {
+        tracing::info!(?event, "UPnP");
+        match event {
+            upnp::Event::NewExternalAddr { external_addr, .. } => {
+                self.mapped.push(external_addr);
+            }
+            upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
+                self.mapped.retain(|a| *a != external_addr);
+                self.confirmed.retain(|a| *a != external_addr);
+            }
+            upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
+        }
+        self.mapping = false;
+        self.answer_ready();
+    }
+
     /// Answers those waiting to know how the node is reachable, once it does: a
     /// stranger dialled it back or its router mapped a port, or it holds the
     /// reservations it wants, a stranger at least tried, and no router was found.
@@ -1029,21 +1047,7 @@ impl Tracker {
             SwarmEvent::ExternalAddrConfirmed { address } if !is_relayed(&address) => {
                 self.confirmed(address);
             }
-            SwarmEvent::Behaviour(BehaviourEvent::Upnp(event)) => {
-                tracing::info!(?event, "UPnP");
-                match event {
-                    upnp::Event::NewExternalAddr { external_addr, .. } => {
-                        self.mapped.push(external_addr);
-                    }
-                    upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
-                        self.mapped.retain(|a| *a != external_addr);
-                        self.confirmed.retain(|a| *a != external_addr);
-                    }
-                    upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
-                }
-                self.mapping = false;
-                self.answer_ready();
-            }
+            SwarmEvent::Behaviour(BehaviourEvent::Upnp(event)) => self.upnp(event),
             SwarmEvent::Behaviour(BehaviourEvent::Autonat(event)) => {
                 tracing::debug!(?event, "AutoNAT");
                 self.tested = true;
