@@ -205,6 +205,13 @@ enum Command {
         no_discovery: bool,
         #[command(flatten)]
         public: PublicArgs,
+        /// The longest a circuit through this relay may last, in seconds (when it
+        /// ends, players move to a fresh one).
+        #[arg(long, value_name = "SECS", default_value_t = 3600)]
+        circuit_secs: u64,
+        /// The most bytes a circuit may carry each way.
+        #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+        circuit_bytes: u64,
     },
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
@@ -265,8 +272,18 @@ fn run(cli: &Cli) -> Result<u8> {
             listen,
             data_dir,
             public,
+            circuit_secs,
+            circuit_bytes,
             ..
-        } => cli::net::relay(listen, data_dir.as_deref(), &public.public()),
+        } => cli::net::relay(
+            listen,
+            data_dir.as_deref(),
+            &public.public(),
+            armada::driver::CircuitLimits {
+                duration: std::time::Duration::from_secs(*circuit_secs),
+                bytes: *circuit_bytes,
+            },
+        ),
         Command::Resume { net, table } => {
             let table = table.clone();
             cli::net::network(net, move |seating, say| {

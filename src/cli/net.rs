@@ -46,6 +46,7 @@ pub fn relay(
     listen: &[libp2p::Multiaddr],
     data_dir: Option<&std::path::Path>,
     public: &armada::driver::Public,
+    circuit: armada::driver::CircuitLimits,
 ) -> Result<u8> {
     let store = armada::driver::Store::open(data_dir)?;
     let identity = store.identity()?;
@@ -54,6 +55,7 @@ pub fn relay(
         &identity.keypair(),
         listen.to_vec(),
         public,
+        circuit,
         &mut serving,
     ))?;
     Ok(0)

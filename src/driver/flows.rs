@@ -65,6 +65,10 @@ const MAX_BACKOFF_MS: u64 = 4_000;
 /// punching to give a direct connection before it plays relayed.
 const PUNCH_WAIT_MS: u64 = 3_000;
 
+/// How long opening the game stream on a connection may take before it is asked
+/// again (the connection may have been closing).
+const STREAM_WAIT_MS: u64 = 3_000;
+
 /// How this side gets a new stream when the link breaks.
 enum Reach {
     /// The host waits for the seated guest to open one (anyone else is refused).
@@ -92,6 +96,21 @@ const UPNP_WAIT: Duration = Duration::from_secs(5);
 /// hole punching starts there).
 fn invite_addrs(mut addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
     addrs.retain(|a| !a.to_string().contains("/0.0.0.0/"));
+    // A relay lists its loopback addresses too: of no use to a guest elsewhere, who
+    // would reach it at the others.
+    let loopback = |a: &Multiaddr| {
+        a.iter().any(|p| match p {
+            libp2p::multiaddr::Protocol::Ip4(ip) => ip.is_loopback(),
+            libp2p::multiaddr::Protocol::Ip6(ip) => ip.is_loopback(),
+            _ => false,
+        })
+    };
+    if addrs
+        .iter()
+        .any(|a| crate::net::is_relayed(a) && !loopback(a))
+    {
+        addrs.retain(|a| !(crate::net::is_relayed(a) && loopback(a)));
+    }
     addrs.sort_by_key(|a| !crate::net::is_relayed(a));
     addrs.truncate(proto::MAX_ADDRS);
     addrs
@@ -405,18 +424,27 @@ async fn connect(
         }
     }
     // Hole punching may be replacing connections this very moment (a direct one
-    // closes the relayed one, and a punch can land on both transports): a stream
-    // that failed on a connection as it closed is opened again on one that stays.
+    // closes the relayed one, and a punch can land on both transports), and a
+    // stream is asked of any one connection: one asked of a connection as it closed
+    // fails, or never answers, and is opened again on one that stays.
     let mut tries = 0;
     loop {
-        match node.control().open_stream(peer, GAME_PROTOCOL).await {
-            Ok(stream) => return Ok(stream),
-            Err(error) if tries < 3 && node.route(peer).is_some() => {
-                tracing::info!(%error, "the game stream did not open; again");
-                tries += 1;
-                tokio::time::sleep(Duration::from_millis(250)).await;
-            }
-            Err(error) => anyhow::bail!("cannot open the game stream: {error}"),
+        let opened = tokio::time::timeout(
+            Duration::from_millis(STREAM_WAIT_MS),
+            node.control().open_stream(peer, GAME_PROTOCOL),
+        )
+        .await;
+        let error = match opened {
+            Ok(Ok(stream)) => return Ok(stream),
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => "no answer".to_string(),
+        };
+        if tries < 3 && node.route(peer).is_some() {
+            tracing::info!(%error, "the game stream did not open; again");
+            tries += 1;
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        } else {
+            anyhow::bail!("cannot open the game stream: {error}");
         }
     }
 }

@@ -6,6 +6,7 @@
 //! session, no store, no rules, no text for a terminal. `crate::driver` plays tables
 //! over the streams it opens.
 
+mod circuits;
 mod lan;
 mod node;
 mod public;
@@ -17,7 +18,7 @@ pub use node::{
     Route, Routes, is_relayed,
 };
 pub use public::{BOOTSTRAP, NO_PUBLIC_ENV, Public};
-pub use relay::{relay_config, run_relay};
+pub use relay::{CircuitLimits, relay_config, run_relay};
 
 use libp2p::StreamProtocol;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};

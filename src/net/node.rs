@@ -17,6 +17,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use libp2p::identity::Keypair;
 
+use super::circuits::{Circuits, Limit};
 use super::public::{HOLD, Public, Relays};
 
 /// How a node listens and finds peers.
@@ -126,6 +127,15 @@ pub(super) fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
             _ => None,
         })
         .last()
+}
+
+/// The relay of a circuit address (the peer id before `/p2p-circuit`).
+fn peer_of_relay(circuit: &Multiaddr) -> Option<PeerId> {
+    let relay: Multiaddr = circuit
+        .iter()
+        .take_while(|p| *p != Protocol::P2pCircuit)
+        .collect();
+    peer_of(&relay)
 }
 
 /// The relays among relayed `addrs`, each with its own addresses there (the part
@@ -259,6 +269,8 @@ struct Tracker {
     mapping: bool,
     /// Addresses the router maps to this node.
     mapped: Vec<Multiaddr>,
+    /// The circuits this node dialled, replaced before their relays' limits.
+    circuits: Circuits,
     ready: Vec<oneshot::Sender<()>>,
 }
 
@@ -636,12 +648,15 @@ async fn run(
     mut tracker: Tracker,
 ) {
     loop {
+        let due = tracker.circuits.next_due();
         tokio::select! {
             request = inbox.recv() => match request {
                 None => return,
                 Some(request) => tracker.on_request(&mut swarm, request),
             },
             event = swarm.select_next_some() => tracker.on_event(&mut swarm, event),
+            () = tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)),
+                if due.is_some() => tracker.replace_circuits(&mut swarm),
         }
     }
 }
@@ -685,6 +700,7 @@ impl Tracker {
                 self.both_ways(swarm, relay, &addrs, done);
             }
             Request::Dial { peer, addrs, done } => {
+                self.circuits.dialled(peer, &addrs);
                 if let Some(route) = self.route(peer) {
                     let _ = done.send(Ok(route));
                     return;
@@ -695,8 +711,11 @@ impl Tracker {
                 // punching dial (both sides end up as listeners and the punch
                 // stalls). The port the relay and others observe is unaffected:
                 // that connection is dialled by the relay client, reusing it.
+                // Even while hole punching is still dialling the peer (a punch that
+                // fails takes seconds to give up): the table needs a way back now.
                 let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
                     .addresses(addrs)
+                    .condition(libp2p::swarm::dial_opts::PeerCondition::Disconnected)
                     .allocate_new_port()
                     .build();
                 match swarm.dial(opts) {
@@ -852,6 +871,29 @@ impl Tracker {
         self.answer_ready();
     }
 
+    /// Dials a fresh circuit for each one due to be replaced (the old one is closed
+    /// once the fresh one is up).
+    fn replace_circuits(&mut self, swarm: &mut Swarm<Behaviour>) {
+        for (old, peer, addrs) in self.circuits.due(tokio::time::Instant::now()) {
+            let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
+                .addresses(addrs)
+                .condition(libp2p::swarm::dial_opts::PeerCondition::Always)
+                .build();
+            let fresh = opts.connection_id();
+            match swarm.dial(opts) {
+                Ok(()) => {
+                    tracing::info!(%peer, "a fresh circuit before the relay's limit");
+                    self.circuits.replacing(fresh, old);
+                }
+                Err(error) => {
+                    tracing::info!(%peer, %error, "cannot dial a fresh circuit");
+                    self.circuits
+                        .failed(fresh, peer, tokio::time::Instant::now());
+                }
+            }
+        }
+    }
+
     /// The router mapped a port (or a mapping expired, or there is no router to
     /// map on): the search for one is over.
     fn upnp(&mut self, event: upnp::Event) {
@@ -964,6 +1006,16 @@ impl Tracker {
             identified: false,
         };
         let route = link.route();
+        if link.relayed
+            && link.dialled
+            && let Some(relay) = peer_of_relay(&link.addr)
+            && let Some(old) =
+                self.circuits
+                    .opened(connection_id, peer_id, relay, tokio::time::Instant::now())
+        {
+            tracing::info!(peer = %peer_id, via = %link.addr, "moved to a fresh circuit: closing the old one");
+            swarm.close_connection(old);
+        }
         let links = self.links.entry(peer_id).or_default();
         links.push(link);
         if !relayed {
@@ -981,6 +1033,58 @@ impl Tracker {
         }
     }
 
+    /// What the behaviours report.
+    fn on_behaviour(&mut self, swarm: &mut Swarm<Behaviour>, event: BehaviourEvent) {
+        match event {
+            BehaviourEvent::Identify(identify::Event::Received {
+                connection_id,
+                peer_id,
+                info,
+            }) => self.identified(swarm, peer_id, connection_id, info),
+            BehaviourEvent::Upnp(event) => self.upnp(event),
+            BehaviourEvent::Relay(relay::client::Event::OutboundCircuitEstablished {
+                relay_peer_id,
+                limit,
+            }) => {
+                let limit = limit.map_or_else(Limit::default, |l| Limit {
+                    duration: l.duration(),
+                    data: l.data_in_bytes(),
+                });
+                tracing::info!(relay = %relay_peer_id, ?limit, "a circuit through a relay");
+                self.circuits.limited(relay_peer_id, limit);
+            }
+            BehaviourEvent::Autonat(event) => {
+                tracing::debug!(?event, "AutoNAT");
+                self.tested = true;
+                self.answer_ready();
+            }
+            BehaviourEvent::Ping(ping::Event {
+                peer,
+                result: Ok(rtt),
+                ..
+            }) => {
+                let seen = self.rtts.entry(peer).or_default();
+                if seen.len() == 256 {
+                    seen.remove(0);
+                }
+                seen.push(rtt);
+            }
+            BehaviourEvent::Mdns(mdns::Event::Discovered(found)) => {
+                for (peer, address) in found {
+                    tracing::debug!(%peer, %address, "found on the LAN");
+                    let addrs = self.lan.entry(peer).or_default();
+                    if !addrs.contains(&address) {
+                        addrs.push(address);
+                    }
+                }
+            }
+            BehaviourEvent::Dcutr(event) => {
+                tracing::info!(?event, "hole punching");
+            }
+            other => tracing::trace!(?other, "network event"),
+        }
+    }
+
     fn on_event(&mut self, swarm: &mut Swarm<Behaviour>, event: SwarmEvent<BehaviourEvent>) {
         match event {
             SwarmEvent::ConnectionEstablished {
@@ -994,6 +1098,11 @@ impl Tracker {
                 connection_id,
                 ..
             } => {
+                let gone = self
+                    .links
+                    .get(&peer_id)
+                    .is_none_or(|links| links.iter().all(|l| l.id == connection_id));
+                self.circuits.closed(connection_id, peer_id, gone);
                 if let Some(links) = self.links.get_mut(&peer_id) {
                     links.retain(|link| link.id != connection_id);
                     if links.is_empty() {
@@ -1010,6 +1119,8 @@ impl Tracker {
                 error,
             } => {
                 tracing::info!(%peer, %error, "dial failed");
+                self.circuits
+                    .failed(connection_id, peer, tokio::time::Instant::now());
                 for wait in &mut self.both_ways {
                     wait.waiting
                         .retain(|(_, dial)| *dial != Some(connection_id));
@@ -1021,11 +1132,6 @@ impl Tracker {
                     }
                 }
             }
-            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
-                connection_id,
-                peer_id,
-                info,
-            })) => self.identified(swarm, peer_id, connection_id, info),
             SwarmEvent::NewListenAddr {
                 listener_id,
                 address,
@@ -1047,35 +1153,7 @@ impl Tracker {
             SwarmEvent::ExternalAddrConfirmed { address } if !is_relayed(&address) => {
                 self.confirmed(address);
             }
-            SwarmEvent::Behaviour(BehaviourEvent::Upnp(event)) => self.upnp(event),
-            SwarmEvent::Behaviour(BehaviourEvent::Autonat(event)) => {
-                tracing::debug!(?event, "AutoNAT");
-                self.tested = true;
-                self.answer_ready();
-            }
-            SwarmEvent::Behaviour(BehaviourEvent::Ping(ping::Event {
-                peer,
-                result: Ok(rtt),
-                ..
-            })) => {
-                let seen = self.rtts.entry(peer).or_default();
-                if seen.len() == 256 {
-                    seen.remove(0);
-                }
-                seen.push(rtt);
-            }
-            SwarmEvent::Behaviour(BehaviourEvent::Mdns(mdns::Event::Discovered(found))) => {
-                for (peer, address) in found {
-                    tracing::debug!(%peer, %address, "found on the LAN");
-                    let addrs = self.lan.entry(peer).or_default();
-                    if !addrs.contains(&address) {
-                        addrs.push(address);
-                    }
-                }
-            }
-            SwarmEvent::Behaviour(BehaviourEvent::Dcutr(event)) => {
-                tracing::info!(?event, "hole punching");
-            }
+            SwarmEvent::Behaviour(event) => self.on_behaviour(swarm, event),
             other => tracing::trace!(?other, "network event"),
         }
     }

@@ -7,8 +7,10 @@
 //!
 //! Limits (sized for game signalling and whole relayed games, not bulk traffic):
 //! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
-//! hour and 16 MiB (a whole Armada game is about 100 KiB each way); 256 incoming
-//! connections (8 per peer, 64 still in their handshake), 32 streams per connection.
+//! hour and 16 MiB by default (`--circuit-secs`, `--circuit-bytes`; a whole Armada
+//! game is about 100 KiB each way, and players move to a fresh circuit before a
+//! circuit's limit); 256 incoming connections (8 per peer, 64 still in their
+//! handshake), 32 streams per connection.
 
 use std::time::Duration;
 
@@ -29,16 +31,33 @@ struct Behaviour {
     autonat: autonat::v2::server::Behaviour,
 }
 
-/// The relay's limits.
-pub fn relay_config() -> relay::Config {
+/// How long one circuit may last and how much it may carry each way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CircuitLimits {
+    pub duration: Duration,
+    pub bytes: u64,
+}
+
+impl Default for CircuitLimits {
+    /// An hour and 16 MiB: a whole game, several times over.
+    fn default() -> Self {
+        Self {
+            duration: Duration::from_hours(1),
+            bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// The relay's limits, with `circuit` on each circuit.
+pub fn relay_config(circuit: CircuitLimits) -> relay::Config {
     relay::Config {
         max_reservations: 128,
         max_reservations_per_peer: 4,
         reservation_duration: Duration::from_hours(1),
         max_circuits: 64,
         max_circuits_per_peer: 4,
-        max_circuit_duration: Duration::from_hours(1),
-        max_circuit_bytes: 16 * 1024 * 1024,
+        max_circuit_duration: circuit.duration,
+        max_circuit_bytes: circuit.bytes,
         ..relay::Config::default()
     }
 }
@@ -50,6 +69,7 @@ pub async fn run_relay(
     identity: &Keypair,
     listen: Vec<Multiaddr>,
     public: &super::Public,
+    circuit: CircuitLimits,
     serving: &mut (dyn FnMut(&Multiaddr) + Send),
 ) -> anyhow::Result<()> {
     let bootstrap = public.peers()?;
@@ -70,7 +90,7 @@ pub async fn run_relay(
                     .with_max_established_incoming(Some(256))
                     .with_max_established_per_peer(Some(8)),
             ),
-            relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config()),
+            relay: relay::Behaviour::new(key.public().to_peer_id(), relay_config(circuit)),
             identify: identify::Behaviour::new(identify::Config::new(
                 "/armada/id/1".into(),
                 key.public(),

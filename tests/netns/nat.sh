@@ -9,9 +9,12 @@
 # Negative control first: B cannot reach A directly, not even at the address the
 # relay sees A at. Then B joins A's table through the relay, hole punching (DCUtR)
 # makes the connection direct, the game is played on it to the end, and both
-# transcripts verify honest. Last, both routers turn "symmetric" (a fresh random
-# port per connection, so no hole can be punched) and a game is played through the
-# relay to the end. Needs root, ip(8) and iptables(8).
+# transcripts verify honest. Then, on a relay whose circuits last 3 s: a punch that
+# misses at first (the routers cannot reach each other yet) is tried again on a
+# fresh circuit and the table ends direct; and both routers turn "symmetric" (a
+# fresh random port per connection, so no hole can be punched) and the games are
+# played through the relay to the end, moving from circuit to circuit.
+# Needs root, ip(8) and iptables(8).
 # Usage: nat.sh PATH-TO-ARMADA
 set -euo pipefail
 # Never the public internet: a node asked for the built-in bootstrap list refuses.
@@ -26,7 +29,7 @@ cleanup() {
         ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
         ip netns del "$ns" 2>/dev/null || true
     done
-    rm -rf "$dir"
+    [ -n "${KEEP:-}" ] && echo "kept $dir" >&2 || rm -rf "$dir"
 }
 trap cleanup EXIT
 fail() {
@@ -80,7 +83,7 @@ ip -n "$a" route add default via 192.168.71.1
 ip -n "$b" route add default via 192.168.72.1
 
 # The relay at its defaults: TCP and QUIC on port 4001. It prints a line for each.
-ip netns exec "$relay" "$armada" relay --no-public > "$dir/relay.log" 2>&1 &
+ip netns exec "$relay" "$armada" relay --no-public --data-dir "$dir/relay" > "$dir/relay.log" 2>&1 &
 relay_line() { grep -o "^relay at /ip4/10.71.0.1/$1/.*" "$dir/relay.log" | head -1 | cut -d' ' -f3; }
 for _ in $(seq 300); do
     [ -n "$(relay_line tcp)" ] && [ -n "$(relay_line udp)" ] && break
@@ -166,16 +169,56 @@ for line in tcp quic; do
     done
 done
 
+# From here on the relay's circuits last 3 seconds and carry 128 KiB each way at
+# most, as the public network's relays limit theirs (to 2 minutes and 128 KiB): a
+# table must move from circuit to circuit.
+ip netns pids "$relay" | xargs -r kill -9
+for _ in $(seq 100); do ip netns pids "$relay" | grep -q . || break; sleep 0.1; done
+ip netns exec "$relay" "$armada" relay --no-public --data-dir "$dir/relay" \
+    --circuit-secs 3 --circuit-bytes 131072 > "$dir/limited-relay.log" 2>&1 &
+for _ in $(seq 300); do grep -q '^relay at /ip4/10.71.0.1/udp/' "$dir/limited-relay.log" && break; sleep 0.1; done
+
+# A missed punch is tried again on the next circuit: the two routers cannot reach
+# each other at first (so the punch fails and the table starts relayed), then can.
+block() {
+    ip netns exec "$ra" iptables "$1" FORWARD -i wan0 -s 10.71.0.3 -j DROP
+    ip netns exec "$rb" iptables "$1" FORWARD -i wan0 -s 10.71.0.2 -j DROP
+}
+block -I
+host retry-host --bot medium --games 3
+link=$(grep -o '^armada://join/.*' "$dir/retry-host.log")
+ip netns exec "$b" timeout 120 "$armada" join "$link" --no-discovery --no-public --bot easy \
+    --games 3 --data-dir "$dir/retry-guest" > "$dir/retry-guest.log" 2>&1 &
+guest_pid=$!
+for _ in $(seq 300); do grep -q 'playing through the relay' "$dir/retry-guest.log" && break; sleep 0.1; done
+grep -q 'playing through the relay' "$dir/retry-guest.log" \
+    || fail "the guest did not start relayed while the routers could not reach each other"
+block -D
+wait "$guest_pid" || fail "the retry guest did not finish"
+for _ in $(seq 300); do ip netns pids "$a" | grep -q . || break; sleep 0.1; done
+grep -q '^table over: 3 game' "$dir/retry-host.log" || fail "the retry host did not finish"
+case $(grep '^connection: ' "$dir/retry-guest.log" | tail -1) in
+"connection: direct /ip4/10.71.0.2/"*) ;;
+*) fail "a punch missed at first was not tried again: the table stayed relayed" ;;
+esac
+
 # No hole can be punched through routers that map each connection to a random port:
-# the game is played through the relay.
+# the games are played through the relay, from circuit to circuit.
 for r in "$ra" "$rb"; do
     ip netns exec "$r" iptables -t nat -F POSTROUTING
     ip netns exec "$r" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE --random-fully
 done
-host relayed-host --bot medium
+# Both sides log their circuits and punches (stderr, in their logs).
+export ARMADA_LOG=armada=info
+host relayed-host --bot medium --games 3
 link=$(grep -o '^armada://join/.*' "$dir/relayed-host.log")
-guest relayed-guest "$link"
-grep -q '^table over: 1 game' "$dir/relayed-host.log" || fail "the relayed host did not finish"
+started=$(date +%s)
+guest relayed-guest "$link" --games 3
+unset ARMADA_LOG
+echo "nat.sh: the relayed table took $(($(date +%s) - started)) s" >&2
+grep -q '^table over: 3 game' "$dir/relayed-host.log" || fail "the relayed host did not finish"
+grep -q 'moved to a fresh circuit' "$dir/relayed-guest.log" \
+    || fail "the guest never moved to a fresh circuit before the relay's limit"
 grep -q 'playing through the relay' "$dir/relayed-guest.log" \
     || fail "the guest did not say it plays through the relay"
 for log in relayed-host.log relayed-guest.log; do
@@ -186,10 +229,10 @@ for log in relayed-host.log relayed-guest.log; do
     fi
 done
 
-for side in tcp-host tcp-guest quic-host quic-guest relayed-host relayed-guest; do
+for side in tcp-host tcp-guest quic-host quic-guest retry-host retry-guest relayed-host relayed-guest; do
     "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
         || fail "the transcript in $side does not verify honest"
 done
 echo "nat.sh: direct dial refused by NAT; relayed (host on the relay's TCP line, then its" \
-    "QUIC line), punched through, played direct, honest; through symmetric NAT played" \
-    "relayed, honest"
+    "QUIC line), punched through, played direct, honest; a missed punch tried again and" \
+    "made direct; through symmetric NAT played relayed from circuit to circuit, honest"
