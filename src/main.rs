@@ -30,7 +30,8 @@ struct PublicArgs {
     #[arg(long, value_name = "MULTIADDR", conflicts_with = "no_public")]
     bootstrap: Vec<libp2p::Multiaddr>,
     /// Stay off the public network (no DHT, no relays found there): the LAN, direct
-    /// addresses and `--relay` only.
+    /// addresses and `--relay` only. `ARMADA_NO_PUBLIC=1` in the environment does
+    /// the same where no `--bootstrap` is given.
     #[arg(long)]
     no_public: bool,
 }
@@ -40,7 +41,7 @@ impl PublicArgs {
         if self.no_public {
             armada::driver::Public::Off
         } else if self.bootstrap.is_empty() {
-            armada::driver::Public::Builtin
+            armada::driver::Public::Builtin.unless_refused()
         } else {
             armada::driver::Public::Bootstrap(self.bootstrap.clone())
         }

@@ -395,9 +395,18 @@ pub async fn join(
     let identity = seating.store.identity()?;
     seating.tell(super::Update::Link(super::Link::Connecting));
     let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
-    let stream = connect(&node, peer, &addrs, say)
+    let relayed = addrs.iter().any(crate::net::is_relayed);
+    let stream = connect(&node, peer, &addrs, true, say)
         .await
-        .context("cannot reach the host")?;
+        .with_context(|| {
+            if relayed {
+                "cannot reach the host, directly or through the relays in the invite"
+            } else {
+                "cannot reach the host: the invite has no relay, and none of the host's own \
+             addresses answered (a host behind a home router needs the public network \
+             on, or a friend's `armada relay` given as --relay)"
+            }
+        })?;
     say(&format!("connected to the host {peer}"));
     let session = Session::guest(identity, invite.secret);
     let reach = Reach::Guest(addrs.clone());
@@ -406,16 +415,20 @@ pub async fn join(
 }
 
 /// Dials the host and opens the game stream; where the only way is through a relay,
-/// first gives hole punching a moment to find a direct one.
+/// first (with `punch_first`) gives hole punching a moment to find a direct one.
+/// Back to a table, no moment is lost: a punch that lands later moves the stream.
 async fn connect(
     node: &Node,
     peer: PeerId,
     addrs: &[Multiaddr],
+    punch_first: bool,
     say: Say<'_>,
 ) -> anyhow::Result<libp2p::Stream> {
     // The route of the connection the dial made, not the route now: hole punching
     // may already have replaced a relayed connection.
-    if let crate::net::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await? {
+    if let crate::net::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await?
+        && punch_first
+    {
         say("reached the host through a relay; trying for a direct connection");
         let punched =
             tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer)).await;
@@ -426,7 +439,8 @@ async fn connect(
     // Hole punching may be replacing connections this very moment (a direct one
     // closes the relayed one, and a punch can land on both transports), and a
     // stream is asked of any one connection: one asked of a connection as it closed
-    // fails, or never answers, and is opened again on one that stays.
+    // fails, or never answers, and is opened again on one that stays (or, if none
+    // stayed, on a new one).
     let mut tries = 0;
     loop {
         let opened = tokio::time::timeout(
@@ -439,12 +453,22 @@ async fn connect(
             Ok(Err(error)) => error.to_string(),
             Err(_) => "no answer".to_string(),
         };
-        if tries < 3 && node.route(peer).is_some() {
+        if tries < 3 {
             tracing::info!(%error, "the game stream did not open; again");
             tries += 1;
             tokio::time::sleep(Duration::from_millis(250)).await;
+            // Every connection went with the one that closed: dial again.
+            if node.route(peer).is_none() {
+                node.dial(peer, addrs.to_vec()).await?;
+            }
         } else {
-            anyhow::bail!("cannot open the game stream: {error}");
+            let now = node
+                .route(peer)
+                .map_or_else(|| "none".to_string(), |r| r.to_string());
+            anyhow::bail!(
+                "cannot open the game stream ({} tries; the connection now: {now}): {error}",
+                tries + 1
+            );
         }
     }
 }
@@ -587,7 +611,7 @@ async fn tell_gone(
                 stream
             }
             Reach::Guest(addrs) => {
-                let Ok(stream) = connect(&node, peer, addrs, &mut |_: &str| {}).await else {
+                let Ok(stream) = connect(&node, peer, addrs, false, &mut |_: &str| {}).await else {
                     tokio::time::sleep(Duration::from_millis(500)).await;
                     continue;
                 };
@@ -836,7 +860,7 @@ async fn reconnect<R: rand::Rng + ?Sized>(
                     )
                     .await;
                 },
-                Reach::Guest(addrs) => connect(&table.node, peer, addrs, &mut *say).await,
+                Reach::Guest(addrs) => connect(&table.node, peer, addrs, false, &mut *say).await,
             }
         };
         tokio::select! {

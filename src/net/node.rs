@@ -116,6 +116,10 @@ pub fn is_relayed(addr: &Multiaddr) -> bool {
         .any(|p| p == libp2p::multiaddr::Protocol::P2pCircuit)
 }
 
+/// How long a node that is usable already waits for a stranger to confirm it is
+/// reachable (`AutoNAT`).
+const VERDICT_WAIT: Duration = Duration::from_secs(3);
+
 /// How long a node waits for a relay to see it over each of its transports.
 const BOTH_WAYS: Duration = Duration::from_secs(5);
 
@@ -168,9 +172,13 @@ enum Request {
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
     Discovered(oneshot::Sender<Vec<(PeerId, Vec<Multiaddr>)>>),
-    /// Answered once the node holds the reservations it wants, or a stranger
-    /// confirmed one of its addresses.
-    Ready(oneshot::Sender<()>),
+    /// Answered once a stranger confirmed an address of this node's or its router
+    /// mapped one, or once it holds the reservations it wants, the search for a
+    /// router is over and (with `tested`) a stranger has tried to dial it back.
+    Ready {
+        tested: bool,
+        reply: oneshot::Sender<()>,
+    },
     Reach(oneshot::Sender<Reach>),
     /// Answered once there is a direct connection to the peer.
     Direct(PeerId, oneshot::Sender<Multiaddr>),
@@ -271,7 +279,9 @@ struct Tracker {
     mapped: Vec<Multiaddr>,
     /// The circuits this node dialled, replaced before their relays' limits.
     circuits: Circuits,
-    ready: Vec<oneshot::Sender<()>>,
+    /// Those waiting to know how the node is reachable, and whether they wait for
+    /// a stranger's try too.
+    ready: Vec<(bool, oneshot::Sender<()>)>,
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -416,9 +426,26 @@ impl Node {
     /// reservations it wants (on the public network), a stranger's try, and the
     /// search for a router to end.
     pub async fn reach(&self, within: Duration) -> Reach {
-        let (tx, rx) = oneshot::channel();
-        if self.requests.send(Request::Ready(tx)).await.is_ok() {
-            let _ = tokio::time::timeout(within, rx).await;
+        let until = tokio::time::Instant::now() + within;
+        // Usable first (the relays held, or an address confirmed or mapped), then a
+        // moment for a stranger's verdict: one that can dial this node back does so
+        // within a second or two, while behind NAT the verdict waits for its dial to
+        // time out, which the player need not.
+        for tested in [false, true] {
+            let until = if tested {
+                until.min(tokio::time::Instant::now() + VERDICT_WAIT)
+            } else {
+                until
+            };
+            let (reply, rx) = oneshot::channel();
+            if self
+                .requests
+                .send(Request::Ready { tested, reply })
+                .await
+                .is_ok()
+            {
+                let _ = tokio::time::timeout_at(until, rx).await;
+            }
         }
         let (tx, rx) = oneshot::channel();
         if self.requests.send(Request::Reach(tx)).await.is_err() {
@@ -614,7 +641,16 @@ fn build(
                 mdns: mdns.into(),
                 upnp: discovery.then(upnp::tokio::Behaviour::default).into(),
                 kad: public.then(|| dht(peer, kad::Mode::Client)).into(),
-                autonat: public.then(autonat::v2::client::Behaviour::default).into(),
+                // Each new candidate address is tested within a second of appearing.
+                autonat: public
+                    .then(|| {
+                        autonat::v2::client::Behaviour::new(
+                            rand::make_rng::<rand::rngs::StdRng>(),
+                            autonat::v2::client::Config::default()
+                                .with_probe_interval(Duration::from_secs(1)),
+                        )
+                    })
+                    .into(),
             })
         })
         .map_err(|e| anyhow::anyhow!("cannot set up the network: {e}"))?
@@ -672,8 +708,8 @@ impl Tracker {
                 addrs.retain(|a| seen.insert(a.clone()));
                 let _ = reply.send(addrs);
             }
-            Request::Ready(reply) => {
-                self.ready.push(reply);
+            Request::Ready { tested, reply } => {
+                self.ready.push((tested, reply));
                 self.answer_ready();
             }
             Request::Reach(reply) => {
@@ -714,7 +750,7 @@ impl Tracker {
                 // Even while hole punching is still dialling the peer (a punch that
                 // fails takes seconds to give up): the table needs a way back now.
                 let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
-                    .addresses(addrs)
+                    .addresses(self.one_circuit_per_relay(addrs))
                     .condition(libp2p::swarm::dial_opts::PeerCondition::Disconnected)
                     .allocate_new_port()
                     .build();
@@ -726,6 +762,27 @@ impl Tracker {
                 }
             }
         }
+    }
+
+    /// `addrs` with one circuit address per relay this node is connected to: a
+    /// circuit goes over the connection there whatever transport its address names,
+    /// and each one dialled costs the relay a circuit, which it limits per peer.
+    fn one_circuit_per_relay(&self, addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
+        let mut through: Vec<PeerId> = Vec::new();
+        addrs
+            .into_iter()
+            .filter(|addr| {
+                let Some(relay) = is_relayed(addr).then(|| peer_of_relay(addr)).flatten() else {
+                    return true;
+                };
+                if !self.links.contains_key(&relay) {
+                    return true;
+                }
+                let first = !through.contains(&relay);
+                through.push(relay);
+                first
+            })
+            .collect()
     }
 
     /// Makes sure `relay` sees this node over each transport among `addrs` (its own
@@ -876,7 +933,7 @@ impl Tracker {
     fn replace_circuits(&mut self, swarm: &mut Swarm<Behaviour>) {
         for (old, peer, addrs) in self.circuits.due(tokio::time::Instant::now()) {
             let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
-                .addresses(addrs)
+                .addresses(self.one_circuit_per_relay(addrs))
                 .condition(libp2p::swarm::dial_opts::PeerCondition::Always)
                 .build();
             let fresh = opts.connection_id();
@@ -912,14 +969,15 @@ impl Tracker {
         self.answer_ready();
     }
 
-    /// Answers those waiting to know how the node is reachable, once it does: a
-    /// stranger dialled it back or its router mapped a port, or it holds the
-    /// reservations it wants, a stranger at least tried, and no router was found.
+    /// Answers those waiting to know how the node is reachable, once it does.
     fn answer_ready(&mut self) {
-        if !self.confirmed.is_empty() || (self.relays.enough() && self.tested && !self.mapping) {
-            for reply in self.ready.drain(..) {
-                let _ = reply.send(());
-            }
+        let known = !self.confirmed.is_empty();
+        let usable = self.relays.enough() && !self.mapping;
+        let tested = self.tested;
+        for (_, reply) in self.ready.extract_if(.., |(wants_test, _)| {
+            known || (usable && (tested || !*wants_test))
+        }) {
+            let _ = reply.send(());
         }
     }
 

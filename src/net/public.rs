@@ -18,8 +18,8 @@ pub const BOOTSTRAP: [&str; 6] = [
     "/ip4/104.131.131.82/udp/4001/quic-v1/p2p/QmaCpDMGvV2BGHeYERUEnRQAwe3N8SzbUtfsmvsqQLuvuJ",
 ];
 
-/// Set (to anything but `0`) in scripts and tests: a node asked to use the built-in
-/// bootstrap list refuses to start instead of dialling the internet.
+/// Set (to anything but `0`) for scripts and CI: the built-in bootstrap list is
+/// never used, as if `--no-public` were given where no `--bootstrap` is.
 pub const NO_PUBLIC_ENV: &str = "ARMADA_NO_PUBLIC";
 
 /// Whether and how a node joins the public network (the DHT, `AutoNAT`, relays).
@@ -36,15 +36,25 @@ pub enum Public {
 }
 
 impl Public {
+    /// The built-in list unless [`NO_PUBLIC_ENV`] says no: then none at all.
+    #[must_use]
+    pub fn unless_refused(self) -> Self {
+        let refused = std::env::var(NO_PUBLIC_ENV).is_ok_and(|v| v != "0");
+        if refused && self == Self::Builtin {
+            Self::Off
+        } else {
+            self
+        }
+    }
+
     /// Whether the node joins a DHT at all.
     pub fn is_on(&self) -> bool {
         *self != Self::Off
     }
 
     /// The bootstrap peers, each with its address; an error instead of the built-in
-    /// list where that is forbidden (a test build, or [`NO_PUBLIC_ENV`] set), so that
-    /// a test that forgot `--bootstrap` or `--no-public` fails loudly rather than
-    /// reaching the internet.
+    /// list in a test build, so that a test that forgot `--bootstrap` or
+    /// `--no-public` fails loudly rather than reaching the internet.
     pub fn peers(&self) -> anyhow::Result<Vec<(PeerId, Multiaddr)>> {
         let addrs: Vec<Multiaddr> = match self {
             Self::Off => Vec::new(),
@@ -54,11 +64,6 @@ impl Public {
                     !cfg!(feature = "harness"),
                     "this is a test build (feature `harness`): it never dials the public \
                      bootstrap peers; pass --bootstrap MULTIADDR or --no-public"
-                );
-                anyhow::ensure!(
-                    std::env::var(NO_PUBLIC_ENV).map_or(true, |v| v == "0"),
-                    "{NO_PUBLIC_ENV} is set: the public bootstrap peers are not dialled here; \
-                     pass --bootstrap MULTIADDR or --no-public"
                 );
                 BOOTSTRAP
                     .iter()

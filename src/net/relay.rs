@@ -6,7 +6,7 @@
 //! reachable.
 //!
 //! Limits (sized for game signalling and whole relayed games, not bulk traffic):
-//! 128 reservations (4 per peer), 64 circuits (4 per peer), each circuit at most one
+//! 128 reservations (4 per peer), 64 circuits (16 per peer), each circuit at most one
 //! hour and 16 MiB by default (`--circuit-secs`, `--circuit-bytes`; a whole Armada
 //! game is about 100 KiB each way, and players move to a fresh circuit before a
 //! circuit's limit); 256 incoming connections (8 per peer, 64 still in their
@@ -55,7 +55,7 @@ pub fn relay_config(circuit: CircuitLimits) -> relay::Config {
         max_reservations_per_peer: 4,
         reservation_duration: Duration::from_hours(1),
         max_circuits: 64,
-        max_circuits_per_peer: 4,
+        max_circuits_per_peer: 16,
         max_circuit_duration: circuit.duration,
         max_circuit_bytes: circuit.bytes,
         ..relay::Config::default()

@@ -245,7 +245,7 @@ impl Armada {
             connecting: None,
             net: crate::driver::Config {
                 discovery: true,
-                public: crate::driver::Public::Builtin,
+                public: crate::driver::Public::Builtin.unless_refused(),
                 ..crate::driver::Config::default()
             },
             grace_ms: crate::driver::GRACE_MS,
