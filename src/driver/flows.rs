@@ -426,7 +426,7 @@ async fn connect(
 ) -> anyhow::Result<libp2p::Stream> {
     // The route of the connection the dial made, not the route now: hole punching
     // may already have replaced a relayed connection.
-    if let crate::net::Route::Relayed(_) = node.dial(peer, addrs.to_vec()).await?
+    if let crate::net::Route::Relayed(..) = node.dial(peer, addrs.to_vec()).await?
         && punch_first
     {
         say("reached the host through a relay; trying for a direct connection");

@@ -55,7 +55,7 @@ pub use crate::ai::Level;
 pub use crate::fair::sign::Identity;
 pub use crate::fair::verify;
 #[cfg(feature = "net")]
-pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, run_relay};
+pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_relay};
 pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Verdict,
     settings,

@@ -196,7 +196,9 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
         return Ok(link(error));
     }
     let me = seat.session.seat();
-    let mut leaving: Option<Instant> = None;
+    // Back at a table this side already left (the link broke as it said so): it
+    // parts again, and does not say it twice.
+    let mut leaving: Option<Instant> = seat.session.table().left(me).then(Instant::now);
     // The peer's last word on why it refused something, for when it hangs up.
     let mut refused: Option<armada_proto::ProtocolError> = None;
     loop {

@@ -33,6 +33,14 @@ pub struct Limit {
 }
 
 impl Limit {
+    /// Whether these limits would end a circuit within a game (under ten minutes,
+    /// or under [`SMALL_DATA`] each way): such circuits are renewed as the game
+    /// goes, and the player is told so.
+    pub fn binds(self) -> bool {
+        self.duration.is_some_and(|d| d < Duration::from_mins(10))
+            || self.data.is_some_and(|bytes| bytes < SMALL_DATA)
+    }
+
     /// How long a circuit under this limit is used before it is replaced: two thirds
     /// of its time (the rest is for opening the next one), at most [`PUNCH_RETRY`].
     pub fn replace_after(self) -> Duration {
@@ -73,6 +81,11 @@ impl Circuits {
         if !relayed.is_empty() {
             self.addrs.insert(peer, relayed);
         }
+    }
+
+    /// The limits of the circuit just opened through `relay`, if reported.
+    pub fn limit_of(&self, relay: PeerId) -> Option<Limit> {
+        self.limits.get(&relay).copied()
     }
 
     /// The relay client opened a circuit through `relay` under `limit`.

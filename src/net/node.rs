@@ -95,17 +95,41 @@ pub struct Reach {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// Straight to the peer (on a LAN, by a public address, or punched through NAT).
-    Direct(Multiaddr),
+    Direct(Multiaddr, Straight),
     /// Through a relay (`…/p2p-circuit/…`): works anywhere, slower, and limited by
-    /// the relay's circuit limits.
-    Relayed(Multiaddr),
+    /// the relay's circuit limits; `true` when those limits would end it within a
+    /// game, so that fresh circuits replace it as it goes.
+    Relayed(Multiaddr, bool),
+}
+
+/// How a direct connection came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Straight {
+    /// The peer's address answered (the LAN, or a reachable address).
+    Address,
+    /// Hole punching, from a relayed connection.
+    Punched,
+    /// To this node's address that its router maps (`UPnP`).
+    Mapped,
 }
 
 impl std::fmt::Display for Route {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Direct(addr) => write!(f, "direct {addr}"),
-            Self::Relayed(addr) => write!(f, "relayed {addr}"),
+            Self::Direct(addr, Straight::Address) => write!(f, "direct {addr}"),
+            Self::Direct(addr, Straight::Punched) => write!(f, "direct {addr} (hole punched)"),
+            Self::Direct(addr, Straight::Mapped) => write!(f, "direct {addr} (UPnP)"),
+            Self::Relayed(addr, limited) => {
+                write!(f, "relayed {addr}")?;
+                if let Some(relay) = peer_of_relay(addr) {
+                    write!(f, " (via {relay}")?;
+                    if *limited {
+                        write!(f, "; limited: renewing")?;
+                    }
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -236,16 +260,41 @@ struct Link {
     dialled: bool,
     /// The peer told this node, over this connection, where it sees it (identify).
     identified: bool,
+    /// How a direct connection came about.
+    straight: Straight,
+    /// A relayed connection whose circuit's limits would end it within a game.
+    limited: bool,
 }
 
 impl Link {
     fn route(&self) -> Route {
         if self.relayed {
-            Route::Relayed(self.addr.clone())
+            Route::Relayed(self.addr.clone(), self.limited)
         } else {
-            Route::Direct(self.addr.clone())
+            Route::Direct(self.addr.clone(), self.straight)
         }
     }
+}
+
+/// Whether `addr` is an address on the internet at large (not loopback, private,
+/// link-local or shared).
+fn is_public(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| match p {
+        Protocol::Ip4(ip) => {
+            !(ip.is_loopback()
+                || ip.is_private()
+                || ip.is_link_local()
+                || ip.is_unspecified()
+                || (ip.octets()[0] == 100 && (ip.octets()[1] & 0xc0) == 64))
+        }
+        Protocol::Ip6(ip) => {
+            !(ip.is_loopback()
+                || ip.is_unspecified()
+                || (ip.segments()[0] & 0xfe00) == 0xfc00
+                || (ip.segments()[0] & 0xffc0) == 0xfe80)
+        }
+        _ => false,
+    })
 }
 
 /// What the swarm task keeps track of between events.
@@ -261,7 +310,8 @@ struct Tracker {
     lan: BTreeMap<PeerId, Vec<Multiaddr>>,
     /// Open connections per peer.
     links: HashMap<PeerId, Vec<Link>>,
-    dials: Vec<(PeerId, oneshot::Sender<anyhow::Result<Route>>)>,
+    /// Dials asked for by handles: the peer, the dial's connection, the answer.
+    dials: Vec<(PeerId, ConnectionId, oneshot::Sender<anyhow::Result<Route>>)>,
     directs: Vec<(PeerId, oneshot::Sender<Multiaddr>)>,
     /// The addresses each identified peer says it listens on.
     listens: HashMap<PeerId, Vec<Multiaddr>>,
@@ -279,6 +329,10 @@ struct Tracker {
     mapped: Vec<Multiaddr>,
     /// The circuits this node dialled, replaced before their relays' limits.
     circuits: Circuits,
+    /// The limits of circuits peers opened to this node, until their connection is up.
+    inbound_limits: HashMap<PeerId, Limit>,
+    /// Peers this node has been connected to through a relay.
+    relayed_to: std::collections::HashSet<PeerId>,
     /// Those waiting to know how the node is reachable, and whether they wait for
     /// a stranger's try too.
     ready: Vec<(bool, oneshot::Sender<()>)>,
@@ -754,8 +808,9 @@ impl Tracker {
                     .condition(libp2p::swarm::dial_opts::PeerCondition::Disconnected)
                     .allocate_new_port()
                     .build();
+                let id = opts.connection_id();
                 match swarm.dial(opts) {
-                    Ok(()) => self.dials.push((peer, done)),
+                    Ok(()) => self.dials.push((peer, id, done)),
                     Err(error) => {
                         let _ = done.send(Err(anyhow::anyhow!("cannot dial: {error}")));
                     }
@@ -1056,12 +1111,38 @@ impl Tracker {
             _ => endpoint.get_remote_address().clone(),
         };
         tracing::info!(peer = %peer_id, %addr, relayed, "connected");
+        let dialled = endpoint.is_dialer();
+        let before = self.links.get(&peer_id);
+        // A peer first reached through a relay is reached directly by a punch (which
+        // can land on both transports, and after the relayed connection is gone).
+        if relayed {
+            self.relayed_to.insert(peer_id);
+        }
+        let punched = |l: &Link| l.relayed || l.straight == Straight::Punched;
+        let straight = if self.relayed_to.contains(&peer_id)
+            || before.is_some_and(|links| links.iter().any(punched))
+        {
+            Straight::Punched
+        } else if !dialled && !self.mapped.is_empty() && is_public(&addr) {
+            Straight::Mapped
+        } else {
+            Straight::Address
+        };
+        let limit = if !relayed {
+            None
+        } else if dialled {
+            peer_of_relay(&addr).and_then(|relay| self.circuits.limit_of(relay))
+        } else {
+            self.inbound_limits.remove(&peer_id)
+        };
         let link = Link {
             id: connection_id,
             addr,
             relayed,
-            dialled: endpoint.is_dialer(),
+            dialled,
             identified: false,
+            straight,
+            limited: limit.is_some_and(Limit::binds),
         };
         let route = link.route();
         if link.relayed
@@ -1086,7 +1167,7 @@ impl Tracker {
         }
         self.links_changed(peer_id);
         // Answered after the route is published: a dialler sees it at once.
-        for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer_id) {
+        for (_, _, done) in self.dials.extract_if(.., |(p, _, _)| *p == peer_id) {
             let _ = done.send(Ok(route.clone()));
         }
     }
@@ -1110,6 +1191,16 @@ impl Tracker {
                 });
                 tracing::info!(relay = %relay_peer_id, ?limit, "a circuit through a relay");
                 self.circuits.limited(relay_peer_id, limit);
+            }
+            BehaviourEvent::Relay(relay::client::Event::InboundCircuitEstablished {
+                src_peer_id,
+                limit,
+            }) => {
+                let limit = limit.map_or_else(Limit::default, |l| Limit {
+                    duration: l.duration(),
+                    data: l.data_in_bytes(),
+                });
+                self.inbound_limits.insert(src_peer_id, limit);
             }
             BehaviourEvent::Autonat(event) => {
                 tracing::debug!(?event, "AutoNAT");
@@ -1138,6 +1229,15 @@ impl Tracker {
             }
             BehaviourEvent::Dcutr(event) => {
                 tracing::info!(?event, "hole punching");
+                if let Ok(connection) = event.result
+                    && let Some(link) = self
+                        .links
+                        .get_mut(&event.remote_peer_id)
+                        .and_then(|links| links.iter_mut().find(|l| l.id == connection))
+                {
+                    link.straight = Straight::Punched;
+                    self.links_changed(event.remote_peer_id);
+                }
             }
             other => tracing::trace!(?other, "network event"),
         }
@@ -1184,8 +1284,14 @@ impl Tracker {
                         .retain(|(_, dial)| *dial != Some(connection_id));
                 }
                 self.answer_both_ways();
+                // Only this dial's own failure answers it: another dial of the same
+                // peer (hole punching, or a stream asked of a peer not connected)
+                // may fail while this one still goes on.
                 if !swarm.is_connected(&peer) {
-                    for (_, done) in self.dials.extract_if(.., |(p, _)| *p == peer) {
+                    for (_, _, done) in self
+                        .dials
+                        .extract_if(.., |(p, id, _)| *p == peer && *id == connection_id)
+                    {
                         let _ = done.send(Err(anyhow::anyhow!("cannot reach the peer: {error}")));
                     }
                 }

@@ -555,12 +555,15 @@ impl Driver {
 
 /// The connection's state in words.
 fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String {
-    use crate::driver::{Link, Route};
+    use crate::driver::{Link, Route, Straight};
     t.get(match link {
         None | Some(Link::Connecting) => "link-connecting",
         Some(Link::Waiting) => "link-waiting",
-        Some(Link::Route(Route::Direct(_))) => "link-direct",
-        Some(Link::Route(Route::Relayed(_))) => "link-relayed",
+        Some(Link::Route(Route::Direct(_, Straight::Address))) => "link-direct",
+        Some(Link::Route(Route::Direct(_, Straight::Punched))) => "link-direct-punched",
+        Some(Link::Route(Route::Direct(_, Straight::Mapped))) => "link-direct-upnp",
+        Some(Link::Route(Route::Relayed(_, false))) => "link-relayed",
+        Some(Link::Route(Route::Relayed(_, true))) => "link-relayed-limited",
         Some(Link::Reconnecting) => "link-reconnecting",
         Some(Link::Gone) => "link-gone",
     })

@@ -157,6 +157,8 @@ grep -q '^table over: 1 game' "$dir/upnp-host.log" || fail "the host did not fin
 grep -q '^connection: direct /ip4/11.75.0.2/' "$dir/upnp-guest.log" \
     || fail "the guest did not play at the mapped address"
 grep -q 'relay' "$dir/upnp-guest.log" && fail "the guest went through a relay"
+grep -q '^connection: direct /ip4/11.75.0.3/.*(UPnP)' "$dir/upnp-host.log" \
+    || fail "the host did not say its connection came in through the mapped port"
 for side in upnp-host upnp-guest; do
     "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
         || fail "the transcript in $side does not verify honest"
