@@ -262,14 +262,14 @@ struct Link {
     identified: bool,
     /// How a direct connection came about.
     straight: Straight,
-    /// A relayed connection whose circuit's limits would end it within a game.
-    limited: bool,
+    /// A relayed connection's circuit limits, as the relay reported them.
+    limit: Option<Limit>,
 }
 
 impl Link {
     fn route(&self) -> Route {
         if self.relayed {
-            Route::Relayed(self.addr.clone(), self.limited)
+            Route::Relayed(self.addr.clone(), self.limit.is_some_and(Limit::binds))
         } else {
             Route::Direct(self.addr.clone(), self.straight)
         }
@@ -1142,7 +1142,7 @@ impl Tracker {
             dialled,
             identified: false,
             straight,
-            limited: limit.is_some_and(Limit::binds),
+            limit,
         };
         let route = link.route();
         if link.relayed
