@@ -152,8 +152,9 @@ async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
         .collect();
     match relays.len() {
         0 if reach.confirmed.is_empty() => say(
-            "no relay found on the public network yet: only a friend who can reach this \
-             machine directly (on this LAN, say) can join",
+            "no relay found on the public network (it was asked for some for 30 s): only \
+             a friend who can reach this machine directly (on this LAN, say) can join; a \
+             friend's `armada relay`, given as --relay, would let anyone in",
         ),
         0 => {}
         n => say(&format!(
