@@ -24,77 +24,21 @@
 # Needs root, ip(8) and iptables(8).
 # Usage: internet.sh PATH-TO-ARMADA
 set -euo pipefail
-# Never the public internet: a node asked for the built-in bootstrap list refuses.
-export ARMADA_NO_PUBLIC=1
+script=internet.sh
+# shellcheck source=tests/netns/common.sh
+. "$(dirname "$0")/common.sh"
 armada=$1
-tag=$$
 wan=arm-iw-$tag ra=arm-ira-$tag rb=arm-irb-$tag a=arm-ia-$tag b=arm-ib-$tag p=arm-ip-$tag
 relays=()
 for i in 0 1 2 3 4 5 6 7; do relays+=("arm-ir$i-$tag"); done
-all=("$a" "$b" "$p" "$ra" "$rb" "${relays[@]}" "$wan")
-dir=$(mktemp -d)
-cleanup() {
-    for ns in "${all[@]}"; do
-        ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-        ip netns del "$ns" 2>/dev/null || true
-    done
-    [ -n "${KEEP:-}" ] && echo "kept $dir" >&2 || rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() {
-    echo "internet.sh: $*" >&2
-    for f in "$dir"/*.log; do echo "== $f" >&2; cat "$f" >&2; done
-    exit 1
-}
-
-for ns in "${all[@]}"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-done
-ip -n "$wan" link add br0 type bridge
-ip -n "$wan" link set br0 up
-n=0
-# link NS-A DEV-A NS-B DEV-B: a veth pair between two namespaces.
-link() {
-    n=$((n + 1))
-    ip link add "x$tag-$n" type veth peer name "y$tag-$n"
-    ip link set "x$tag-$n" netns "$1"
-    ip link set "y$tag-$n" netns "$3"
-    ip -n "$1" link set "x$tag-$n" name "$2"
-    ip -n "$3" link set "y$tag-$n" name "$4"
-    ip -n "$1" link set "$2" up
-    ip -n "$3" link set "$4" up
-}
-# on_wan NS DEV ADDRESS: NS's DEV on the bridge at ADDRESS.
-on_wan() {
-    local port=p$((n + 1))
-    link "$1" "$2" "$wan" "$port"
-    ip -n "$wan" link set "$port" master br0
-    ip -n "$1" addr add "$3/24" dev "$2"
-}
-for i in 0 1 2 3 4 5 6 7; do on_wan "${relays[$i]}" eth0 "10.73.0.$((11 + i))"; done
-on_wan "$p" eth0 10.73.0.20
-on_wan "$ra" wan0 10.73.0.2
-on_wan "$rb" wan0 10.73.0.3
-# router NS LAN-NET: a home router with NAT that drops what nobody inside asked for.
-router() {
-    ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
-    ip -n "$1" addr add "$2.1/24" dev lan0
-    ip netns exec "$1" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-    for chain in FORWARD INPUT; do
-        ip netns exec "$1" iptables -A "$chain" -i wan0 -m conntrack \
-            --ctstate ESTABLISHED,RELATED -j ACCEPT
-        ip netns exec "$1" iptables -A "$chain" -i wan0 -j DROP
-    done
-}
-link "$a" eth0 "$ra" lan0
-link "$b" eth0 "$rb" lan0
-router "$ra" 192.168.73
-router "$rb" 192.168.74
-ip -n "$a" addr add 192.168.73.2/24 dev eth0
-ip -n "$b" addr add 192.168.74.2/24 dev eth0
-ip -n "$a" route add default via 192.168.73.1
-ip -n "$b" route add default via 192.168.74.1
+namespaces "$wan" "${relays[@]}" "$p" "$ra" "$rb" "$a" "$b"
+bridge "$wan"
+for i in 0 1 2 3 4 5 6 7; do on_wan "${relays[$i]}" eth0 "10.73.0.$((11 + i))/24"; done
+on_wan "$p" eth0 10.73.0.20/24
+on_wan "$ra" wan0 10.73.0.2/24
+on_wan "$rb" wan0 10.73.0.3/24
+home "$a" "$ra" 192.168.73
+home "$b" "$rb" 192.168.74
 
 # The guard: the built-in list (what a player gets with no --bootstrap, and without
 # ARMADA_NO_PUBLIC) is refused by a test build at once, before anything is dialled.

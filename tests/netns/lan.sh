@@ -4,7 +4,7 @@
 # finds it by mDNS and shows its invite; that host joins with it and the game ends
 # honest on both sides. Needs root and ip(8). Usage: lan.sh PATH-TO-ARMADA
 set -euo pipefail
-# Never the public internet: a node asked for the built-in bootstrap list refuses.
+# Never the public internet: a node started without --bootstrap stays off it.
 export ARMADA_NO_PUBLIC=1
 armada=$1
 tag=$$

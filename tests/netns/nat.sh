@@ -17,70 +17,20 @@
 # Needs root, ip(8) and iptables(8).
 # Usage: nat.sh PATH-TO-ARMADA
 set -euo pipefail
-# Never the public internet: a node asked for the built-in bootstrap list refuses.
-export ARMADA_NO_PUBLIC=1
+script=nat.sh
+# shellcheck source=tests/netns/common.sh
+. "$(dirname "$0")/common.sh"
 armada=$1
-tag=$$
 wan=arm-wan-$tag relay=arm-rl-$tag ra=arm-ra-$tag rb=arm-rb-$tag a=arm-a-$tag b=arm-b-$tag
-dir=$(mktemp -d)
 # Waits below allow 30 s: the script runs beside the whole test suite on two cores.
-cleanup() {
-    for ns in "$a" "$b" "$ra" "$rb" "$relay" "$wan"; do
-        ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-        ip netns del "$ns" 2>/dev/null || true
-    done
-    [ -n "${KEEP:-}" ] && echo "kept $dir" >&2 || rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() {
-    echo "nat.sh: $*" >&2
-    for f in "$dir"/*.log; do echo "== $f" >&2; cat "$f" >&2; done
-    exit 1
-}
-
-for ns in "$wan" "$relay" "$ra" "$rb" "$a" "$b"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-done
+namespaces "$wan" "$relay" "$ra" "$rb" "$a" "$b"
 # The internet: a bridge in its own namespace; the relay and both routers' WAN ports.
-ip -n "$wan" link add br0 type bridge
-ip -n "$wan" link set br0 up
-# link NS-A DEV-A NS-B DEV-B: a veth pair between two namespaces.
-link() {
-    ip link add "x$tag" type veth peer name "y$tag"
-    ip link set "x$tag" netns "$1"
-    ip link set "y$tag" netns "$3"
-    ip -n "$1" link set "x$tag" name "$2"
-    ip -n "$3" link set "y$tag" name "$4"
-    ip -n "$1" link set "$2" up
-    ip -n "$3" link set "$4" up
-}
-link "$relay" eth0 "$wan" prl
-link "$ra" wan0 "$wan" pra
-link "$rb" wan0 "$wan" prb
-for port in prl pra prb; do ip -n "$wan" link set "$port" master br0; done
-ip -n "$relay" addr add 10.71.0.1/24 dev eth0
-ip -n "$ra" addr add 10.71.0.2/24 dev wan0
-ip -n "$rb" addr add 10.71.0.3/24 dev wan0
-# router NS LAN-NET: a home router with NAT that drops what nobody inside asked for.
-router() {
-    ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
-    ip -n "$1" addr add "$2.1/24" dev lan0
-    ip netns exec "$1" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-    for chain in FORWARD INPUT; do
-        ip netns exec "$1" iptables -A "$chain" -i wan0 -m conntrack \
-            --ctstate ESTABLISHED,RELATED -j ACCEPT
-        ip netns exec "$1" iptables -A "$chain" -i wan0 -j DROP
-    done
-}
-link "$a" eth0 "$ra" lan0
-link "$b" eth0 "$rb" lan0
-router "$ra" 192.168.71
-router "$rb" 192.168.72
-ip -n "$a" addr add 192.168.71.2/24 dev eth0
-ip -n "$b" addr add 192.168.72.2/24 dev eth0
-ip -n "$a" route add default via 192.168.71.1
-ip -n "$b" route add default via 192.168.72.1
+bridge "$wan"
+on_wan "$relay" eth0 10.71.0.1/24
+on_wan "$ra" wan0 10.71.0.2/24
+on_wan "$rb" wan0 10.71.0.3/24
+home "$a" "$ra" 192.168.71
+home "$b" "$rb" 192.168.72
 
 # The relay at its defaults: TCP and QUIC on port 4001. It prints a line for each.
 ip netns exec "$relay" "$armada" relay --no-public --data-dir "$dir/relay" > "$dir/relay.log" 2>&1 &

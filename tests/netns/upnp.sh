@@ -16,68 +16,19 @@
 # Needs root, ip(8), iptables(8) (with iptables-legacy) and miniupnpd.
 # Usage: upnp.sh PATH-TO-ARMADA
 set -euo pipefail
-# Never the public internet: a node asked for the built-in bootstrap list refuses.
-export ARMADA_NO_PUBLIC=1
+script=upnp.sh
+# shellcheck source=tests/netns/common.sh
+. "$(dirname "$0")/common.sh"
 armada=$1
-tag=$$
 wan=arm-uw-$tag ra=arm-ura-$tag rb=arm-urb-$tag a=arm-ua-$tag b=arm-ub-$tag
-dir=$(mktemp -d)
-cleanup() {
-    for ns in "$a" "$b" "$ra" "$rb" "$wan"; do
-        ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-        ip netns del "$ns" 2>/dev/null || true
-    done
-    [ -n "${KEEP:-}" ] && echo "kept $dir" >&2 || rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() {
-    echo "upnp.sh: $*" >&2
-    for f in "$dir"/*.log; do echo "== $f" >&2; cat "$f" >&2; done
-    exit 1
-}
-
-for ns in "$wan" "$ra" "$rb" "$a" "$b"; do
-    ip netns add "$ns"
-    ip -n "$ns" link set lo up
-done
-ip -n "$wan" link add br0 type bridge
-ip -n "$wan" link set br0 up
-# link NS-A DEV-A NS-B DEV-B: a veth pair between two namespaces.
-link() {
-    ip link add "x$tag" type veth peer name "y$tag"
-    ip link set "x$tag" netns "$1"
-    ip link set "y$tag" netns "$3"
-    ip -n "$1" link set "x$tag" name "$2"
-    ip -n "$3" link set "y$tag" name "$4"
-    ip -n "$1" link set "$2" up
-    ip -n "$3" link set "$4" up
-}
-link "$ra" wan0 "$wan" pra
-link "$rb" wan0 "$wan" prb
-for port in pra prb; do ip -n "$wan" link set "$port" master br0; done
-ip -n "$ra" addr add 11.75.0.2/24 dev wan0
-ip -n "$rb" addr add 11.75.0.3/24 dev wan0
-# router NS LAN-NET IPTABLES: a home router with NAT that drops what nobody inside
-# asked for. Router A's rules are all iptables-legacy: miniupnpd (libiptc) writes
-# legacy tables, and a drop in another table's chain would override its accept.
-router() {
-    ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
-    ip -n "$1" addr add "$2.1/24" dev lan0
-    ip netns exec "$1" "$3" -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-    for chain in FORWARD INPUT; do
-        ip netns exec "$1" "$3" -A "$chain" -i wan0 -m conntrack \
-            --ctstate ESTABLISHED,RELATED -j ACCEPT
-        ip netns exec "$1" "$3" -A "$chain" -i wan0 -j DROP
-    done
-}
-link "$a" eth0 "$ra" lan0
-link "$b" eth0 "$rb" lan0
-router "$ra" 192.168.75 iptables-legacy
-router "$rb" 192.168.76 iptables
-ip -n "$a" addr add 192.168.75.2/24 dev eth0
-ip -n "$b" addr add 192.168.76.2/24 dev eth0
-ip -n "$a" route add default via 192.168.75.1
-ip -n "$b" route add default via 192.168.76.1
+namespaces "$wan" "$ra" "$rb" "$a" "$b"
+bridge "$wan"
+on_wan "$ra" wan0 11.75.0.2/24
+on_wan "$rb" wan0 11.75.0.3/24
+# Router A's rules are all iptables-legacy: miniupnpd (libiptc) writes legacy tables,
+# and a drop in another table's chain would override its accept.
+home "$a" "$ra" 192.168.75 iptables-legacy
+home "$b" "$rb" 192.168.76
 
 # miniupnpd on router A: its chains ahead of the router's own rules (what its
 # iptables_init.sh sets up), ports forwarded only to A's LAN.
