@@ -1172,6 +1172,33 @@ impl Tracker {
         }
     }
 
+    /// A circuit opened, through a relay (this node dialled) or to it (a peer did):
+    /// its limits are kept until its connection is up.
+    fn circuit(&mut self, event: relay::client::Event) {
+        let (peer, limit, outbound) = match event {
+            relay::client::Event::OutboundCircuitEstablished {
+                relay_peer_id,
+                limit,
+            } => (relay_peer_id, limit, true),
+            relay::client::Event::InboundCircuitEstablished { src_peer_id, limit } => {
+                (src_peer_id, limit, false)
+            }
+            other @ relay::client::Event::ReservationReqAccepted { .. } => {
+                return tracing::trace!(?other, "relay client");
+            }
+        };
+        let limit = Limit {
+            duration: limit.and_then(|l| l.duration()),
+            data: limit.and_then(|l| l.data_in_bytes()),
+        };
+        if outbound {
+            tracing::info!(relay = %peer, ?limit, "a circuit through a relay");
+            self.circuits.limited(peer, limit);
+        } else {
+            self.inbound_limits.insert(peer, limit);
+        }
+    }
+
     /// What the behaviours report.
     fn on_behaviour(&mut self, swarm: &mut Swarm<Behaviour>, event: BehaviourEvent) {
         match event {
@@ -1181,27 +1208,7 @@ impl Tracker {
                 info,
             }) => self.identified(swarm, peer_id, connection_id, info),
             BehaviourEvent::Upnp(event) => self.upnp(event),
-            BehaviourEvent::Relay(relay::client::Event::OutboundCircuitEstablished {
-                relay_peer_id,
-                limit,
-            }) => {
-                let limit = limit.map_or_else(Limit::default, |l| Limit {
-                    duration: l.duration(),
-                    data: l.data_in_bytes(),
-                });
-                tracing::info!(relay = %relay_peer_id, ?limit, "a circuit through a relay");
-                self.circuits.limited(relay_peer_id, limit);
-            }
-            BehaviourEvent::Relay(relay::client::Event::InboundCircuitEstablished {
-                src_peer_id,
-                limit,
-            }) => {
-                let limit = limit.map_or_else(Limit::default, |l| Limit {
-                    duration: l.duration(),
-                    data: l.data_in_bytes(),
-                });
-                self.inbound_limits.insert(src_peer_id, limit);
-            }
+            BehaviourEvent::Relay(event) => self.circuit(event),
             BehaviourEvent::Autonat(event) => {
                 tracing::debug!(?event, "AutoNAT");
                 self.tested = true;
