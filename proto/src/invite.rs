@@ -87,14 +87,20 @@ impl Invite {
 }
 
 /// What a host tells a peer on its LAN that asks (the `/armada/lan/1` stream): the
-/// game, and — only if the host chose to take LAN joins without a code — the invite.
+/// game, the rendezvous number of its short code if it shows one, and — only if the
+/// host chose to take LAN joins without a code — the invite.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LanOffer {
-    /// The format's version: 1.
+    /// The format's version: 2.
     pub version: u8,
     pub game: crate::GameKind,
     pub invite: Option<Invite>,
+    /// The number of the host's short code (never its words).
+    pub rendezvous: Option<u16>,
 }
+
+/// The LAN offer's version.
+pub const LAN_OFFER_VERSION: u8 = 2;
 
 impl LanOffer {
     pub fn encode(&self) -> Vec<u8> {
@@ -111,8 +117,11 @@ impl LanOffer {
         if !rest.is_empty() {
             return Err(InviteError::Malformed);
         }
-        if offer.version != 1 {
+        if offer.version != LAN_OFFER_VERSION {
             return Err(InviteError::Version(offer.version));
+        }
+        if offer.rendezvous.is_some_and(|r| r >= crate::RENDEZVOUS) {
+            return Err(InviteError::Bounds);
         }
         if let Some(invite) = &offer.invite {
             Invite::parse(&invite.to_code())?;
@@ -157,11 +166,17 @@ mod tests {
     #[test]
     fn lan_offers_round_trip_and_junk_is_refused() {
         let offer = LanOffer {
-            version: 1,
+            version: LAN_OFFER_VERSION,
             game: crate::GameKind::Armada,
             invite: Some(invite()),
+            rendezvous: Some(4821),
         };
-        assert_eq!(LanOffer::decode(&offer.encode()), Ok(offer));
+        assert_eq!(LanOffer::decode(&offer.encode()), Ok(offer.clone()));
+        let far = LanOffer {
+            rendezvous: Some(crate::RENDEZVOUS),
+            ..offer
+        };
+        assert_eq!(LanOffer::decode(&far.encode()), Err(InviteError::Bounds));
         assert_eq!(LanOffer::decode(&[9]), Err(InviteError::Malformed));
         assert_eq!(LanOffer::decode(&[0; 5000]), Err(InviteError::TooLong));
     }

@@ -193,6 +193,13 @@ pub enum Payload {
     Leave {
         reason: String,
     },
+    /// The first message of a guest admitted by a short code instead of the invite's
+    /// secret: its ed25519 public key and a proof bound to the code handshake's key
+    /// (so the transcript says which way the guest came in).
+    CodeHello {
+        key: Hash,
+        join: Hash,
+    },
 }
 
 /// A signed message's contents.

@@ -10,6 +10,7 @@ use rand::SeedableRng as _;
 use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 
+use super::code::{CodeDoor, Next};
 use super::table::{Clock, Ended, Side, is_peer};
 use super::{Player, TableOutcome, play_table};
 use crate::fair::secret::Secret;
@@ -50,7 +51,7 @@ impl Seating {
     }
 }
 
-type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
+pub(super) type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
 
 /// How long a stranger's first message may take before its stream is dropped.
 const ADMIT_MS: u64 = 10_000;
@@ -163,6 +164,37 @@ async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
     }
 }
 
+/// Says what to give the friend: the short code first (when there is one), then the
+/// invite; and tells a window the same.
+fn announce(
+    seating: &Seating,
+    session: &Session,
+    invite: &Invite,
+    code: Option<proto::ShortCode>,
+    addrs: &[Multiaddr],
+    say: Say<'_>,
+) {
+    if let Some(code) = code {
+        say("table open. Read this code to your friend:");
+        say(&format!("    {code}"));
+        say(&format!(
+            "(they type `armada join {code}`, or enter it under Join a friend in the window)"
+        ));
+        say("or give them the invite (128 bits, needs no public network):");
+    } else {
+        say("table open; invite (give it to your friend):");
+    }
+    say(&invite.to_link());
+    seating.tell(super::Update::Invite(invite.to_link()));
+    seating.tell(super::Update::Code(code.map(|c| c.to_string())));
+    seating.tell(super::Update::Link(super::Link::Waiting));
+    seating.tell(super::Update::Snapshot(Box::new(session.clone()), 0));
+    for addr in addrs {
+        say(&format!("address: {addr}"));
+    }
+    say(&format!("invite code: {}", invite.to_code()));
+}
+
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
 /// secret (refusing anyone else, with a reason), and plays the table.
 pub async fn host(
@@ -191,26 +223,21 @@ pub async fn host(
         addrs: addrs.iter().map(Multiaddr::to_vec).collect(),
         secret,
     };
-    if seating.config.discovery {
-        // Peers on the LAN that ask see the table; with --lan they get the invite too.
-        crate::net::serve_lan(
-            &node,
-            &proto::LanOffer {
-                version: 1,
-                game: settings.game,
-                invite: lan.then(|| invite.clone()),
-            },
-        )?;
+    let offer = seating.config.discovery.then(|| {
+        tokio::sync::watch::channel(proto::LanOffer {
+            version: proto::LAN_OFFER_VERSION,
+            game: settings.game,
+            // With --lan, peers on the LAN that ask get the invite too.
+            invite: lan.then(|| invite.clone()),
+            rendezvous: None,
+        })
+    });
+    if let Some((_, offer)) = &offer {
+        crate::net::serve_lan(&node, offer.clone())?;
     }
-    say("table open; invite (give it to your friend):");
-    say(&invite.to_link());
-    seating.tell(super::Update::Invite(invite.to_link()));
-    seating.tell(super::Update::Link(super::Link::Waiting));
-    seating.tell(super::Update::Snapshot(Box::new(session.clone()), 0));
-    for addr in &addrs {
-        say(&format!("address: {addr}"));
-    }
-    say(&format!("code: {}", invite.to_code()));
+    let public = seating.config.public.is_on();
+    let mut codes = CodeDoor::open(&node, &invite, public, offer.map(|(tx, _)| tx), say).await;
+    announce(&seating, &session, &invite, codes.code(), &addrs, say);
     let mut incoming = node
         .control()
         .accept(GAME_PROTOCOL)
@@ -244,6 +271,16 @@ pub async fn host(
                 });
                 door.push_back((ticket, peer, reading.abort_handle()));
             }
+            Some(next) = codes.next() => match next {
+                Next::Stream(peer, stream) => codes.answer(peer, stream),
+                Next::Outcome(outcome) => {
+                    if let Some(new) = codes.outcome(&mut session, outcome, say).await {
+                        seating.tell(super::Update::Code(Some(new.to_string())));
+                    } else if codes.code().is_none() {
+                        seating.tell(super::Update::Code(None));
+                    }
+                }
+            },
             Some((ticket, peer, read)) = reads.recv() => {
                 door.retain(|(t, _, _)| *t != ticket);
                 let admitted = match read {
@@ -260,6 +297,9 @@ pub async fn host(
     for (_, _, reading) in door {
         reading.abort();
     }
+    // The seat is taken: the short code is over.
+    codes.close().await;
+    seating.tell(super::Update::Code(None));
     say(&format!("{peer} took the guest's seat"));
     let reach = Reach::Host(incoming);
     let table = Table { node, peer, reach };
@@ -373,15 +413,37 @@ async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     let _ = SinkExt::<Bytes>::close(&mut framed).await;
 }
 
-/// Joins the table of `invite` (a link or a code) and plays it; with `direct_only`
-/// the invite's relayed addresses are left out.
+/// Joins the table of `invite` (a short code like `4821-harbor-anchor`, a link or
+/// a long code) and plays it; with `direct_only` the invite's relayed addresses are
+/// left out.
 pub async fn join(
     seating: Seating,
     invite: &str,
     direct_only: bool,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
-    let invite = Invite::parse(invite)?;
+    let code = if proto::ShortCode::is_meant(invite) {
+        Some(proto::ShortCode::parse(invite)?)
+    } else {
+        None
+    };
+    let parsed = match code {
+        Some(_) => None,
+        None => Some(Invite::parse(invite)?),
+    };
+    let identity = seating.store.identity()?;
+    seating.tell(super::Update::Link(super::Link::Connecting));
+    let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
+    let (invite, key) = match (parsed, code) {
+        (Some(invite), _) => (invite, None),
+        (None, Some(code)) => {
+            let (_, invite, key) =
+                super::code::find(&node, &code, seating.config.discovery, say).await?;
+            say("the host took the code");
+            (invite, Some(key))
+        }
+        (None, None) => unreachable!("one of the two was parsed"),
+    };
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
     let mut addrs = invite
         .addrs
@@ -393,9 +455,6 @@ pub async fn join(
         addrs.retain(|a| !crate::net::is_relayed(a));
     }
     anyhow::ensure!(!addrs.is_empty(), "the invite has no address to dial");
-    let identity = seating.store.identity()?;
-    seating.tell(super::Update::Link(super::Link::Connecting));
-    let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let relayed = addrs.iter().any(crate::net::is_relayed);
     let stream = connect(&node, peer, &addrs, true, say)
         .await
@@ -409,7 +468,10 @@ pub async fn join(
             }
         })?;
     say(&format!("connected to the host {peer}"));
-    let session = Session::guest(identity, invite.secret);
+    let session = match key {
+        Some(key) => Session::guest_by_code(identity, invite.secret, &key),
+        None => Session::guest(identity, invite.secret),
+    };
     let reach = Reach::Guest(addrs.clone());
     let table = Table { node, peer, reach };
     seated(seating, session, table, &addrs, stream, say).await

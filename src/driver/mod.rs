@@ -13,6 +13,7 @@
 #[cfg(feature = "bench")]
 mod bench;
 pub mod bot;
+mod code;
 mod duet;
 #[cfg(feature = "net")]
 mod flows;

@@ -23,6 +23,7 @@ pub struct Remote {
     clock: (Millis, Instant),
     events: VecDeque<Event>,
     invite: Option<String>,
+    code: Option<String>,
     link: Option<Link>,
     refused: Option<String>,
     ended: Option<Result<bool, String>>,
@@ -137,6 +138,7 @@ impl Remote {
             clock: (0, Instant::now()),
             events: VecDeque::new(),
             invite: None,
+            code: None,
             link: Some(Link::Connecting),
             refused: None,
             ended: None,
@@ -178,6 +180,7 @@ impl Remote {
     fn take(&mut self, update: Update) {
         match update {
             Update::Invite(link) => self.invite = Some(link),
+            Update::Code(code) => self.code = code,
             Update::Link(link) => self.link = Some(link),
             Update::Snapshot(session, now) => {
                 self.session = Some(*session);
@@ -208,6 +211,11 @@ impl Remote {
 
     pub fn invite(&self) -> Option<&str> {
         self.invite.as_deref()
+    }
+
+    /// The hosted table's short code, while it has one.
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
     }
 
     pub fn link(&self) -> Option<&Link> {

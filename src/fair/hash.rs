@@ -20,6 +20,11 @@ pub mod label {
     pub const SETTINGS: &str = "armada/1/settings";
     pub const SIGNATURE: &str = "armada/1/signature";
     pub const MESSAGE: &str = "armada/1/message";
+    pub const CODE_PASSWORD: &str = "armada/1/code-password";
+    pub const CODE_HOST: &str = "armada/1/code-host";
+    pub const CODE_GUEST: &str = "armada/1/code-guest";
+    pub const CODE_KEY: &str = "armada/1/code-key";
+    pub const CODE_JOIN: &str = "armada/1/code-join";
 }
 
 /// SHA-256 of `label`, a zero byte, then each part in order.

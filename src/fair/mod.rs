@@ -5,6 +5,7 @@
 //! Secrets come only from the operating system (see `secret`); every hash goes
 //! through `hash` with its own label.
 
+pub mod code;
 pub mod commit;
 pub mod hash;
 pub mod secret;

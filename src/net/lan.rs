@@ -20,18 +20,18 @@ fn framed(
     super::framed(stream, MAX_INVITE)
 }
 
-/// Answers every LAN query with `offer`, until the node stops.
-pub fn serve(node: &Node, offer: &LanOffer) -> anyhow::Result<()> {
+/// Answers every LAN query with the latest `offer`, until the node stops.
+pub fn serve(node: &Node, offer: tokio::sync::watch::Receiver<LanOffer>) -> anyhow::Result<()> {
     let mut incoming = node
         .control()
         .accept(LAN_PROTOCOL)
         .map_err(|e| anyhow::anyhow!("cannot answer LAN queries: {e}"))?;
-    let bytes = Bytes::from(offer.encode());
     tokio::spawn(async move {
         while let Some((peer, stream)) = incoming.next().await {
             tracing::debug!(%peer, "LAN query");
+            let bytes = Bytes::from(offer.borrow().encode());
             let mut framed = framed(stream);
-            let _ = framed.send(bytes.clone()).await;
+            let _ = framed.send(bytes).await;
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
         }
     });

@@ -26,6 +26,8 @@ use tokio_util::compat::{Compat, FuturesAsyncReadCompatExt as _};
 
 /// The protocol of a table's game stream.
 pub const GAME_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/game/1");
+/// The protocol of a short code's handshake (`armada_proto::CodeMessage`).
+pub const CODE_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/code/1");
 
 /// A stream as length-delimited messages of at most `max` bytes (checked before a
 /// message is buffered).

@@ -213,6 +213,19 @@ enum Request {
         addrs: Vec<Multiaddr>,
         done: oneshot::Sender<()>,
     },
+    /// Announces this node in the DHT as a provider of `key`: answered once the
+    /// peers closest to the key were told (or the announcement failed).
+    Provide {
+        key: Vec<u8>,
+        done: oneshot::Sender<anyhow::Result<()>>,
+    },
+    /// Stops announcing `key` (records already given out expire on their own).
+    Unprovide(Vec<u8>),
+    /// Looks `key` up in the DHT; see [`Node::providers`].
+    Providers {
+        key: Vec<u8>,
+        found: mpsc::Sender<PeerId>,
+    },
 }
 
 /// A transport hole punching can use. A punch needs the same one on both sides:
@@ -336,6 +349,10 @@ struct Tracker {
     /// Those waiting to know how the node is reachable, and whether they wait for
     /// a stranger's try too.
     ready: Vec<(bool, oneshot::Sender<()>)>,
+    /// DHT announcements under way.
+    provides: HashMap<kad::QueryId, oneshot::Sender<anyhow::Result<()>>>,
+    /// DHT lookups under way, and where their providers go.
+    lookups: HashMap<kad::QueryId, mpsc::Sender<PeerId>>,
 }
 
 /// A running node: its identity, its game streams, and a line to its swarm task.
@@ -506,6 +523,32 @@ impl Node {
             return Reach::default();
         }
         rx.await.unwrap_or_default()
+    }
+
+    /// Announces this node in the DHT under `key` (a short code's rendezvous
+    /// number); fails off the public network, or when no peer took the record.
+    pub async fn provide(&self, key: Vec<u8>) -> anyhow::Result<()> {
+        let (done, rx) = oneshot::channel();
+        self.requests
+            .send(Request::Provide { key, done })
+            .await
+            .map_err(|_| anyhow::anyhow!("the network stopped"))?;
+        rx.await
+            .map_err(|_| anyhow::anyhow!("the network stopped"))?
+    }
+
+    /// Stops announcing `key`.
+    pub async fn unprovide(&self, key: Vec<u8>) {
+        let _ = self.requests.send(Request::Unprovide(key)).await;
+    }
+
+    /// Looks `key` up in the DHT: each provider found arrives on the receiver,
+    /// already being dialled at the addresses its record carries; the receiver ends
+    /// when the lookup does (at once off the public network).
+    pub async fn providers(&self, key: Vec<u8>) -> mpsc::Receiver<PeerId> {
+        let (found, rx) = mpsc::channel(16);
+        let _ = self.requests.send(Request::Providers { key, found }).await;
+        rx
     }
 
     /// How the connection to `peer` goes now (direct when any connection is), if
@@ -788,6 +831,32 @@ impl Tracker {
             }
             Request::BothWays { relay, addrs, done } => {
                 self.both_ways(swarm, relay, &addrs, done);
+            }
+            Request::Provide { key, done } => {
+                let Some(dht) = swarm.behaviour_mut().kad.as_mut() else {
+                    let _ = done.send(Err(anyhow::anyhow!("the public network is off")));
+                    return;
+                };
+                match dht.start_providing(kad::RecordKey::new(&key)) {
+                    Ok(id) => {
+                        self.provides.insert(id, done);
+                    }
+                    Err(error) => {
+                        let _ = done.send(Err(anyhow::anyhow!("cannot announce: {error}")));
+                    }
+                }
+            }
+            Request::Unprovide(key) => {
+                if let Some(dht) = swarm.behaviour_mut().kad.as_mut() {
+                    dht.stop_providing(&kad::RecordKey::new(&key));
+                }
+            }
+            Request::Providers { key, found } => {
+                // Off the public network the sender is dropped at once: none found.
+                if let Some(dht) = swarm.behaviour_mut().kad.as_mut() {
+                    let id = dht.get_providers(kad::RecordKey::new(&key));
+                    self.lookups.insert(id, found);
+                }
             }
             Request::Dial { peer, addrs, done } => {
                 self.circuits.dialled(peer, &addrs);
@@ -1234,6 +1303,9 @@ impl Tracker {
                     }
                 }
             }
+            BehaviourEvent::Kad(kad::Event::OutboundQueryProgressed {
+                id, result, step, ..
+            }) => self.queried(swarm, id, result, step.last),
             BehaviourEvent::Dcutr(event) => {
                 tracing::info!(?event, "hole punching");
                 if let Ok(connection) = event.result
@@ -1247,6 +1319,52 @@ impl Tracker {
                 }
             }
             other => tracing::trace!(?other, "network event"),
+        }
+    }
+
+    /// A DHT query's progress: an announcement's answer, or a lookup's providers.
+    fn queried(
+        &mut self,
+        swarm: &mut Swarm<Behaviour>,
+        id: kad::QueryId,
+        result: kad::QueryResult,
+        last: bool,
+    ) {
+        match result {
+            kad::QueryResult::StartProviding(result) => {
+                if let Some(done) = self.provides.remove(&id) {
+                    let _ = done.send(
+                        result
+                            .map(|_| ())
+                            .map_err(|e| anyhow::anyhow!("the announcement failed: {e}")),
+                    );
+                }
+            }
+            kad::QueryResult::GetProviders(Ok(kad::GetProvidersOk::FoundProviders {
+                providers,
+                ..
+            })) => {
+                let me = *swarm.local_peer_id();
+                if let Some(found) = self.lookups.get(&id) {
+                    for peer in providers.into_iter().filter(|p| *p != me) {
+                        // The addresses a provider's record carries are known only
+                        // while the query runs: dial now, at them.
+                        let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
+                            .condition(
+                                libp2p::swarm::dial_opts::PeerCondition::DisconnectedAndNotDialing,
+                            )
+                            .build();
+                        if let Err(error) = swarm.dial(opts) {
+                            tracing::info!(%peer, %error, "cannot dial a provider");
+                        }
+                        let _ = found.try_send(peer);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if last {
+            self.lookups.remove(&id);
         }
     }
 

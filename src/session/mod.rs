@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, VecDeque};
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 use thiserror::Error;
 
+use crate::fair::code::{CodeKey, code_proof};
 use crate::fair::commit::{Binding, SealedBoard};
 use crate::fair::hash::Hash;
 use crate::fair::secret::{Contribution, EntropyError, Secret};
@@ -181,6 +182,9 @@ pub struct Session {
     score: [u32; 2],
     /// The peer said it cannot go on, and why ([`proto::Wire::Gone`]).
     peer_gone: Option<String>,
+    /// The host's keys of short-code handshakes that succeeded: a `CodeHello`
+    /// proving one of them is admitted (see [`Session::expect_code`]).
+    code_keys: Vec<CodeKey>,
 }
 
 impl Session {
@@ -211,6 +215,32 @@ impl Session {
         session
     }
 
+    /// The guest's side admitted by a short code's handshake: the invite's secret
+    /// came with the admission, and the hello proves the handshake's `key` instead.
+    pub fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
+        let mut session = Self::new(Seat::Guest, identity, secret, None);
+        let game_key = session.identity.public();
+        let join = code_proof(&secret, key, &game_key);
+        let notes = session
+            .send(Payload::CodeHello {
+                key: game_key,
+                join,
+            })
+            .expect("a first hello is always valid");
+        session.react(0, notes);
+        session
+    }
+
+    /// The host learns that a short code's handshake succeeded with `key`: a
+    /// `CodeHello` proving it takes the guest's seat. Only the latest few are kept.
+    pub fn expect_code(&mut self, key: CodeKey) {
+        const KEPT: usize = 8;
+        if self.code_keys.len() == KEPT {
+            self.code_keys.remove(0);
+        }
+        self.code_keys.push(key);
+    }
+
     fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
         Self {
             me,
@@ -232,6 +262,7 @@ impl Session {
             forfeit_sent: None,
             score: [0; 2],
             peer_gone: None,
+            code_keys: Vec::new(),
         }
     }
 
@@ -489,7 +520,15 @@ impl Session {
                 key,
                 join: Some(join),
             } if join == join_proof(&self.secret, &key) => Ok(()),
-            Payload::Hello { .. } => Err(Rejected::NotInvited),
+            Payload::CodeHello { key, join }
+                if self
+                    .code_keys
+                    .iter()
+                    .any(|k| join == code_proof(&self.secret, k, &key)) =>
+            {
+                Ok(())
+            }
+            Payload::Hello { .. } | Payload::CodeHello { .. } => Err(Rejected::NotInvited),
             _ => Err(Rejected::NoHello),
         }
     }

@@ -205,6 +205,7 @@ fn payload_name(payload: &Payload) -> &'static str {
     match payload {
         Payload::Hello { join: Some(_), .. } => "hello-guest",
         Payload::Hello { join: None, .. } => "hello-host",
+        Payload::CodeHello { .. } => "hello-code",
         Payload::Settings(_) => "settings",
         Payload::Nonce { .. } => "nonce",
         Payload::Commit { .. } => "commit",
@@ -347,9 +348,10 @@ fn write_invite_corpus() {
     };
     write("invite", "link-no-address", bare.to_link().as_bytes());
     let offer = |invite| proto::LanOffer {
-        version: 1,
+        version: proto::LAN_OFFER_VERSION,
         game: proto::GameKind::Classic { side: 12 },
         invite,
+        rendezvous: Some(4821),
     };
     write("invite", "lan-offer", &offer(Some(invite)).encode());
     write("invite", "lan-offer-no-invite", &offer(None).encode());

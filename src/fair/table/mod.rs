@@ -376,7 +376,9 @@ impl Table {
         let hello_key;
         let key = match (&self.peer_keys[idx(from)], &body.payload) {
             (Some(key), _) => Some(key),
-            (None, Payload::Hello { key, .. }) if body.seq == 0 => {
+            (None, Payload::Hello { key, .. } | Payload::CodeHello { key, .. })
+                if body.seq == 0 =>
+            {
                 hello_key = PeerKey::parse(key);
                 hello_key.as_ref()
             }
@@ -602,6 +604,17 @@ impl Table {
                             .into(),
                     );
                 }
+            }
+            Payload::CodeHello { key, .. } => {
+                if seq != 0 {
+                    return Err("a second hello".into());
+                }
+                if from != Seat::Guest {
+                    return Err("a short code's hello from the host".into());
+                }
+                self.keys[idx(from)] = Some(*key);
+                self.peer_keys[idx(from)] = PeerKey::parse(key);
+                notes.push(Note::Hello(from));
             }
             Payload::Settings(settings) => {
                 if from != Seat::Host || self.settings.is_some() {
