@@ -91,7 +91,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data_dir: Option<PathBuf>,
     },
-    /// Opens a table and prints its invite (a line starting `armada://join/`).
+    /// Opens a table and prints its short code to read to a friend (`4821-harbor-anchor`) and its invite (a line starting `armada://join/`).
     Host {
         #[command(flatten)]
         net: NetArgs,
@@ -123,10 +123,13 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data_dir: Option<PathBuf>,
     },
-    /// Joins a table from its invite (the link or the code).
+    /// Joins a friend's table by the short code they read out (like
+    /// `4821-harbor-anchor`) or by its invite (the `armada://join/…` link or its code).
     Join {
         #[command(flatten)]
         net: NetArgs,
+        /// The short code (a number and two words) or the invite.
+        #[arg(value_name = "CODE")]
         invite: String,
         /// Dial only the invite's direct addresses, never through a relay (behind
         /// NAT this fails: the relay is how hole punching starts).

@@ -67,6 +67,8 @@ pub(super) struct CodeDoor {
     node: Node,
     invite: Invite,
     code: Option<ShortCode>,
+    /// The number of the latest code drawn.
+    last: Option<u16>,
     /// Tries left on the current code: handshakes take one before they answer.
     left: Arc<AtomicU8>,
     withdrawn: u8,
@@ -104,6 +106,7 @@ impl CodeDoor {
             node: node.clone(),
             invite: invite.clone(),
             code: None,
+            last: None,
             left: Arc::new(AtomicU8::new(0)),
             withdrawn: 0,
             public,
@@ -127,13 +130,21 @@ impl CodeDoor {
         let mut rendezvous = forced_rendezvous();
         if rendezvous.is_none() {
             for _ in 0..3 {
-                let drawn = rand::rng().random_range(0..proto::RENDEZVOUS);
+                // Never the withdrawn code's number: a guest holding that code learns
+                // it was withdrawn, instead of spending a try on the new words.
+                let drawn = loop {
+                    let drawn = rand::rng().random_range(0..proto::RENDEZVOUS);
+                    if Some(drawn) != self.last {
+                        break drawn;
+                    }
+                };
                 rendezvous = Some(drawn);
                 if !self.public || !self.taken(drawn).await {
                     break;
                 }
             }
         }
+        self.last = rendezvous;
         let Some(rendezvous) = rendezvous else { return };
         let mut words = [0u8; 2];
         rand::rng().fill(&mut words);

@@ -7,6 +7,7 @@ mod chaos;
 mod cheats;
 mod claims;
 mod cli;
+mod codes;
 mod coords;
 mod deduce;
 mod fuzz;

@@ -30,12 +30,19 @@ impl Process {
     }
 
     /// Starts with `env` added to the environment.
-    fn start_with(args: &[&str], data: &Path, env: &[(&str, &str)]) -> Self {
+    pub(crate) fn start_with(args: &[&str], data: &Path, env: &[(&str, &str)]) -> Self {
+        // Every process stays off the public network, or joins the test's own
+        // (`--bootstrap`, a relay on loopback).
+        let public: &[&str] = if args.contains(&"--bootstrap") {
+            &[]
+        } else {
+            &["--no-public"]
+        };
         let mut child = Command::new(ARMADA)
             .args(args)
             .envs(env.iter().copied())
             .arg("--no-discovery")
-            .arg("--no-public")
+            .args(public)
             .arg("--data-dir")
             .arg(data)
             .stdin(Stdio::null())
@@ -54,7 +61,7 @@ impl Process {
     }
 
     /// Reads lines until one contains `text`; false if the process ended first.
-    fn wait_for(&self, text: &str) -> bool {
+    pub(crate) fn wait_for(&self, text: &str) -> bool {
         while let Ok(line) = self.lines.recv_timeout(Duration::from_mins(1)) {
             if line.contains(text) {
                 return true;
@@ -63,7 +70,7 @@ impl Process {
         false
     }
 
-    fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
     }
@@ -82,7 +89,7 @@ impl Process {
     }
 
     /// Waits for the exit (at most two minutes); the exit code and standard error.
-    fn finish(self) -> (i32, String) {
+    pub(crate) fn finish(self) -> (i32, String) {
         self.finish_within(Duration::from_mins(2))
     }
 
@@ -156,7 +163,7 @@ fn easy_host(dir: &Path, listen: &str) -> (Process, String) {
 }
 
 /// Both processes end with exit code 0 (their standard error shown if not).
-fn both_succeed(guest: Process, host: Process) {
+pub(crate) fn both_succeed(guest: Process, host: Process) {
     let (guest_code, guest_err) = guest.finish();
     let (host_code, host_err) = host.finish();
     assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
