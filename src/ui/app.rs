@@ -313,6 +313,11 @@ impl Armada {
         self.connecting.as_ref().and_then(|r| r.invite())
     }
 
+    /// The short code of the table being opened, while it has one.
+    pub fn short_code(&self) -> Option<&str> {
+        self.connecting.as_ref().and_then(|r| r.code())
+    }
+
     pub fn lang(&self) -> Lang {
         self.text.lang()
     }

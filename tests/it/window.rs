@@ -773,7 +773,7 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     std::thread::spawn(move || for _ in lines {});
     let mut harness = friend_window(&dir.path().join("guest"));
     // Nonsense is refused on the spot, with the reason.
-    let field = "Paste your friend's invite (armada://join/…)";
+    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
     harness.get_by_label(field).focus();
     harness.run();
     harness
@@ -781,7 +781,7 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
         .type_text("armada://join/nonsense");
     harness.run();
     click(&mut harness, "Join");
-    assert!(has(&harness, "That is not an invite"));
+    assert!(has(&harness, "That is neither a code nor an invite"));
     harness.get_by_label(field).focus();
     harness.run();
     for _ in 0.."armada://join/nonsense".chars().count() {
@@ -1080,7 +1080,7 @@ fn join_by_paste(
     guest: &mut Harness<'static, Armada>,
     link: &str,
 ) {
-    let field = "Paste your friend's invite (armada://join/…)";
+    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
     guest.get_by_label(field).focus();
     guest.run();
     guest.get_by_label(field).type_text(link);
@@ -1442,4 +1442,107 @@ fn a_saved_table_that_cannot_be_read_is_set_aside_with_a_word() {
     harness.run();
     assert!(harness.state().session().is_none(), "not reopened");
     assert!(has(&harness, "That game cannot be opened: "));
+}
+
+/// The window over the data in `dir`, on the test's own public network: the relay
+/// at `bootstrap` (on loopback) is its whole DHT.
+fn public_window(dir: &std::path::Path, bootstrap: &str) -> Harness<'static, Armada> {
+    let store = armada::store::Store::open(Some(dir)).unwrap();
+    let config = armada::net::Config {
+        listen: vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()],
+        discovery: false,
+        public: armada::net::Public::Bootstrap(vec![bootstrap.parse().unwrap()]),
+        ..armada::net::Config::default()
+    };
+    harness(Armada::new(Some(store)).with_network(config))
+}
+
+/// A relay on loopback serving the DHT, and its address.
+fn test_network(dir: &std::path::Path) -> (super::net::Process, String) {
+    let relay = super::net::Process::start(
+        &["relay", "--listen", "/ip4/127.0.0.1/tcp/0"],
+        &dir.join("relay"),
+    );
+    let addr = relay
+        .line_starting("relay at ")
+        .trim_start_matches("relay at ")
+        .to_string();
+    (relay, addr)
+}
+
+#[test]
+fn the_window_shows_a_short_code_first_and_a_friend_joins_by_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_relay, network) = test_network(dir.path());
+    let mut harness = public_window(&dir.path().join("host"), &network);
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the short code, on screen", |h| {
+        h.state()
+            .short_code()
+            .is_some_and(|code| has(h, code) && has(h, "Read this code to your friend"))
+    });
+    let code = harness.state().short_code().unwrap().to_owned();
+    assert!(armada_proto::ShortCode::parse(&code).is_ok(), "{code}");
+    assert!(has(&harness, "Copy the code"));
+    // The invite is still there, for those who want it.
+    assert!(has(&harness, "Or give them the invite"));
+    let guest = super::net::Process::start(
+        &[
+            "join",
+            &code,
+            "--bot",
+            "easy",
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--bootstrap",
+            &network,
+        ],
+        &dir.path().join("guest"),
+    );
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    assert!(guest.wait_for("the host took the code"));
+}
+
+#[test]
+fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_relay, network) = test_network(dir.path());
+    let host = super::net::Process::start(
+        &[
+            "host",
+            "--bot",
+            "medium",
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+            "--bootstrap",
+            &network,
+        ],
+        &dir.path().join("host"),
+    );
+    host.line_starting("table open. Read this code to your friend:");
+    let code = host.line_starting("    ").trim().to_string();
+    let mut harness = public_window(&dir.path().join("guest"), &network);
+    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
+    harness.get_by_label(field).focus();
+    harness.run();
+    harness.get_by_label(field).type_text("4821-harbr-anchor");
+    harness.run();
+    click(&mut harness, "Join");
+    assert!(has(&harness, "That is neither a code nor an invite"));
+    assert!(has(&harness, "did you mean \"harbor\"?"));
+    harness.get_by_label(field).focus();
+    harness.run();
+    for _ in 0.."4821-harbr-anchor".chars().count() {
+        harness.key_press(egui::Key::Backspace);
+    }
+    harness.run();
+    harness.get_by_label(field).type_text(&code);
+    harness.run();
+    click(&mut harness, "Join");
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    assert!(host.wait_for("said the right code"));
 }

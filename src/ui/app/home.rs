@@ -248,7 +248,19 @@ impl Armada {
         };
         let wake = waker(ctx);
         let remote = if join {
-            if let Err(error) = armada_proto::Invite::parse(self.invite.trim()) {
+            let text = self.invite.trim();
+            // A short code read out, or an invite pasted: each checked as what it
+            // looks like, so the reason names the right mistake.
+            let checked = if armada_proto::ShortCode::is_meant(text) {
+                armada_proto::ShortCode::parse(text)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            } else {
+                armada_proto::Invite::parse(text)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            };
+            if let Err(error) = checked {
                 self.note = Some(self.text.with(
                     "friend-bad-invite",
                     &[("why", Arg::from(error.to_string()))],
@@ -293,9 +305,21 @@ impl Armada {
         };
         ui.heading(t.get("home-friend"));
         ui.label(link_line(t, remote.link()));
+        if let Some(code) = remote.code() {
+            ui.add_space(8.0);
+            ui.label(t.get("friend-code"));
+            ui.label(egui::RichText::new(code).monospace().size(28.0).strong());
+            if ui.button(t.get("friend-copy-code")).clicked() {
+                ui.ctx().copy_text(code.to_owned());
+            }
+        }
         if let Some(invite) = remote.invite() {
             ui.add_space(8.0);
-            ui.label(t.get("friend-waiting"));
+            ui.label(t.get(if remote.code().is_some() {
+                "friend-or-invite"
+            } else {
+                "friend-waiting"
+            }));
             let mut shown = invite.to_owned();
             ui.add(
                 egui::TextEdit::multiline(&mut shown)
