@@ -26,6 +26,9 @@ const TAKEN_WAIT: Duration = Duration::from_secs(3);
 const MAX_WITHDRAWN: u8 = 3;
 /// How long a guest looks for the host of a code, all told.
 pub const SEARCH: Duration = Duration::from_secs(25);
+/// How long a guest reached through a relay waits for hole punching before the
+/// handshake.
+const PUNCH_WAIT: Duration = Duration::from_secs(3);
 /// How long a guest listens on the LAN before it asks the tables there.
 const LAN_LISTEN: Duration = Duration::from_secs(2);
 
@@ -379,13 +382,20 @@ async fn try_host(node: &Node, code: &ShortCode, host: PeerId) -> Tried {
     {
         return Tried::Failed("it could not be reached".into());
     }
-    let stream = match tokio::time::timeout(STEP, node.control().open_stream(host, CODE_PROTOCOL))
-        .await
-    {
-        Ok(Ok(stream)) => stream,
-        Ok(Err(libp2p_stream::OpenStreamError::UnsupportedProtocol(_))) => return Tried::Expired,
-        Ok(Err(error)) => return Tried::Failed(error.to_string()),
-        Err(_) => return Tried::Failed("no answer".into()),
+    // Reached through a relay, hole punching is under way, and a punch that lands
+    // closes the relayed connection with the handshake on it (a try lost): give it
+    // its moment first, as the game stream does.
+    if matches!(node.route(host), Some(crate::net::Route::Relayed(..))) {
+        let _ = tokio::time::timeout(PUNCH_WAIT, node.direct(host)).await;
+    }
+    let stream = match super::flows::open_stream(node, host, CODE_PROTOCOL, None).await {
+        Ok(stream) => stream,
+        Err(error) => {
+            return match error.downcast_ref::<libp2p_stream::OpenStreamError>() {
+                Some(libp2p_stream::OpenStreamError::UnsupportedProtocol(_)) => Tried::Expired,
+                _ => Tried::Failed(error.to_string()),
+            };
+        }
     };
     let mut framed = framed(stream);
     let result = async {
@@ -468,7 +478,13 @@ pub(super) async fn find(
             if !tried.insert(host) {
                 continue;
             }
-            match try_host(node, code, host).await {
+            // A handshake cut by its connection is tried once more, on the one
+            // that stayed (the host counts the cut one as a try).
+            let mut outcome = try_host(node, code, host).await;
+            if matches!(outcome, Tried::Failed(_)) && node.route(host).is_some() {
+                outcome = try_host(node, code, host).await;
+            }
+            match outcome {
                 Tried::Admitted(invite, key) => return Some((host, invite, key)),
                 Tried::Refused(Refusal::Wrong) => wrong += 1,
                 Tried::Refused(Refusal::Withdrawn) => withdrawn += 1,

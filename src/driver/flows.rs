@@ -499,29 +499,43 @@ async fn connect(
             say("no direct connection yet: playing through the relay");
         }
     }
-    // Hole punching may be replacing connections this very moment (a direct one
-    // closes the relayed one, and a punch can land on both transports), and a
-    // stream is asked of any one connection: one asked of a connection as it closed
-    // fails, or never answers, and is opened again on one that stays (or, if none
-    // stayed, on a new one).
+    open_stream(node, peer, GAME_PROTOCOL, Some(addrs)).await
+}
+
+/// Opens a stream of `protocol` to `peer`. Hole punching may be replacing
+/// connections this very moment (a direct one closes the relayed one, and a punch
+/// can land on both transports), and a stream is asked of any one connection: one
+/// asked of a connection as it closed fails, or never answers, and is opened again
+/// on one that stays (or, if none stayed and `redial` has addresses, on a new one).
+pub(super) async fn open_stream(
+    node: &Node,
+    peer: PeerId,
+    protocol: libp2p::StreamProtocol,
+    redial: Option<&[Multiaddr]>,
+) -> anyhow::Result<libp2p::Stream> {
     let mut tries = 0;
     loop {
         let opened = tokio::time::timeout(
             Duration::from_millis(STREAM_WAIT_MS),
-            node.control().open_stream(peer, GAME_PROTOCOL),
+            node.control().open_stream(peer, protocol.clone()),
         )
         .await;
         let error = match opened {
             Ok(Ok(stream)) => return Ok(stream),
+            Ok(Err(libp2p_stream::OpenStreamError::UnsupportedProtocol(p))) => {
+                return Err(libp2p_stream::OpenStreamError::UnsupportedProtocol(p).into());
+            }
             Ok(Err(error)) => error.to_string(),
             Err(_) => "no answer".to_string(),
         };
         if tries < 3 {
-            tracing::info!(%error, "the game stream did not open; again");
+            tracing::info!(%error, %protocol, "the stream did not open; again");
             tries += 1;
             tokio::time::sleep(Duration::from_millis(250)).await;
             // Every connection went with the one that closed: dial again.
-            if node.route(peer).is_none() {
+            if let Some(addrs) = redial
+                && node.route(peer).is_none()
+            {
                 node.dial(peer, addrs.to_vec()).await?;
             }
         } else {
@@ -529,7 +543,7 @@ async fn connect(
                 .route(peer)
                 .map_or_else(|| "none".to_string(), |r| r.to_string());
             anyhow::bail!(
-                "cannot open the game stream ({} tries; the connection now: {now}): {error}",
+                "cannot open the {protocol} stream ({} tries; the connection now: {now}): {error}",
                 tries + 1
             );
         }

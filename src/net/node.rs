@@ -1355,7 +1355,7 @@ impl Tracker {
                             )
                             .build();
                         if let Err(error) = swarm.dial(opts) {
-                            tracing::info!(%peer, %error, "cannot dial a provider");
+                            tracing::debug!(%peer, %error, "no new dial of a provider");
                         }
                         let _ = found.try_send(peer);
                     }

@@ -19,6 +19,7 @@
 #   nothing but the invite and the seed; ten such tables, at least nine end direct
 #   (punched), every transcript honest; the time from join to the game's start and
 #   the share of direct tables are printed;
+# - three more tables joined by the short code alone (its number found in the DHT);
 # - no relay anywhere (the host off the public network): the guest gets one clear
 #   sentence within a bounded time.
 # Needs root, ip(8) and iptables(8).
@@ -148,6 +149,31 @@ done
 sorted=$(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 5p)
 echo "internet.sh: $direct of 10 tables direct; join to game start (ms): median $median; all: $sorted"
+
+# Three more tables, the guest given only the short code a person would read out
+# (and the seed): B finds A's provider record in the DHT by the code's number, dials
+# it through A's relays, and proves the words.
+code_direct=0 code_times=()
+for table in 1 2 3; do
+    host "$a" "code-host$table" --bot medium
+    log=$dir/code-host$table.log
+    code=$(grep -A1 '^table open. Read this code' "$log" | tail -1 | tr -d ' ')
+    [ -n "$code" ] || fail "the host behind NAT showed no short code (table $table)"
+    guest "code-guest$table" "$code" --bootstrap "$seed"
+    code_times+=("$waited")
+    grep -q 'the host took the code' "$dir/code-guest$table.log" \
+        || fail "the guest of code table $table was not admitted by the code"
+    grep -q '^table over: 1 game' "$log" || fail "the host of code table $table did not finish"
+    for side in "code-host$table" "code-guest$table"; do
+        "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
+            || fail "the transcript in $side does not verify honest"
+    done
+    case $(grep '^connection: ' "$dir/code-guest$table.log" | tail -1) in
+    "connection: direct /ip4/10.73.0."[23]/*) code_direct=$((code_direct + 1)) ;;
+    esac
+done
+echo "internet.sh: 3 tables joined by short code across two NATs, $code_direct direct;" \
+    "code to game start (ms): $(printf '%s ' "${code_times[@]}")"
 
 # No relay anywhere: a host off the public network, behind NAT. The guest gets a
 # clear sentence, and within a bounded time.

@@ -52,3 +52,22 @@ for side in a b; do
         || fail "the $side side's transcript does not verify honest"
 done
 echo "lan.sh: found by mDNS, joined without a code, finished honest"
+
+# A table off the public network shows a short code anyway: its number is in the
+# host's answer to LAN queries, and a guest that is given the code finds it there.
+ip netns exec "$a" "$armada" host --no-public --bot medium --listen /ip4/10.201.0.1/tcp/0 \
+    --data-dir "$dir/c" > "$dir/code-host.log" 2>&1 &
+host=$!
+for _ in $(seq 50); do grep -q '^armada://join/' "$dir/code-host.log" && break; sleep 0.1; done
+code=$(grep -A1 '^table open. Read this code' "$dir/code-host.log" | tail -1 | tr -d ' ')
+[ -n "$code" ] || fail "the host off the public network showed no short code on the LAN"
+ip netns exec "$b" timeout 120 "$armada" join "$code" --no-public --bot easy \
+    --listen /ip4/10.201.0.2/tcp/0 --data-dir "$dir/d" > "$dir/code-guest.log" 2>&1 \
+    || fail "the guest given the short code $code did not finish"
+grep -q 'the host took the code' "$dir/code-guest.log" || fail "no handshake by code"
+wait "$host" || fail "the short code's host did not finish"
+for side in c d; do
+    "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
+        || fail "the $side side's transcript does not verify honest"
+done
+echo "lan.sh: joined by the short code $code on the LAN, finished honest"
