@@ -263,7 +263,7 @@ impl Armada {
             if let Err(error) = checked {
                 self.note = Some(self.text.with(
                     "friend-bad-invite",
-                    &[("why", Arg::from(error.to_string()))],
+                    &[("why", Arg::from(error))],
                 ));
                 return;
             }
