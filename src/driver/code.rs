@@ -314,6 +314,16 @@ async fn handshake(
         .await?;
         anyhow::bail!("a code this table no longer shows");
     };
+    if left.load(Ordering::SeqCst) == 0 {
+        send(
+            framed,
+            &CodeMessage::Refuse {
+                why: Refusal::Withdrawn,
+            },
+        )
+        .await?;
+        anyhow::bail!("no try left on this code");
+    }
     let guest = peer.to_bytes();
     let (pending, reply, confirm) = HostHandshake::answer(&code, host, &guest, &spake)?;
     if left
@@ -519,7 +529,10 @@ pub(super) async fn find(
     } else if expired > 0 {
         format!("code {code} has expired: its table has started or closed")
     } else if let Some(why) = failed.first() {
-        format!("the table of {code} was found but could not be reached: {why}")
+        format!(
+            "the table of {code} did not answer ({why}): it may have closed; check with \
+             your friend"
+        )
     } else {
         format!(
             "no table answers to {code}{waited}: check the number with your friend, and \

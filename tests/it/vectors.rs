@@ -437,3 +437,53 @@ fn the_implementation_matches_the_vectors() {
         }
     );
 }
+
+/// A short code: its words' indices in the project's list, its DHT key (recomputed
+/// here with SHA-256 and through the wire crate), and the hashes of the handshake.
+#[test]
+fn short_code_key_password_confirmations_and_proof() {
+    let vectors = vectors();
+    let code = &vectors["code"];
+    let words: Vec<&str> = code["words"].split(' ').collect();
+    let indices = bytes(&code["indices"].replace(' ', ""));
+    for (word, index) in words.iter().zip(&indices) {
+        assert_eq!(armada_proto::WORDS[usize::from(*index)], *word);
+    }
+    let rendezvous: u16 = code["rendezvous"].parse().unwrap();
+    let mut dht = vec![0x12, 0x20];
+    dht.extend(Sha256::digest(
+        format!("armada/v1/table/{rendezvous:04}").as_bytes(),
+    ));
+    assert_eq!(hex::encode(&dht), code["dht_key"]);
+    assert_eq!(
+        hex::encode(armada_proto::ShortCode::rendezvous_key(rendezvous)),
+        code["dht_key"]
+    );
+    let parsed =
+        armada_proto::ShortCode::parse(&format!("{rendezvous}-{}-{}", words[0], words[1])).unwrap();
+    let mut password = rendezvous.to_be_bytes().to_vec();
+    password.extend(&indices);
+    assert_eq!(parsed.password().to_vec(), password);
+    assert_eq!(
+        hex::encode(labelled("armada/1/code-password", &[&password])),
+        code["password"]
+    );
+    let shared = bytes(&code["shared"]);
+    assert_eq!(
+        hex::encode(labelled("armada/1/code-host", &[&shared])),
+        code["host_confirm"]
+    );
+    assert_eq!(
+        hex::encode(labelled("armada/1/code-guest", &[&shared])),
+        code["guest_confirm"]
+    );
+    let key = labelled("armada/1/code-key", &[&shared]);
+    assert_eq!(hex::encode(key), code["code_key"]);
+    assert_eq!(
+        hex::encode(labelled(
+            "armada/1/code-join",
+            &[&bytes(&code["secret"]), &key, &bytes(&code["key"])]
+        )),
+        code["join"]
+    );
+}

@@ -261,10 +261,10 @@ impl Armada {
                     .map_err(|e| e.to_string())
             };
             if let Err(error) = checked {
-                self.note = Some(self.text.with(
-                    "friend-bad-invite",
-                    &[("why", Arg::from(error))],
-                ));
+                self.note = Some(
+                    self.text
+                        .with("friend-bad-invite", &[("why", Arg::from(error))]),
+                );
                 return;
             }
             Remote::join(store, self.friend_net(), &self.invite, wake)
