@@ -178,7 +178,7 @@ fn announce(
         say("table open. Read this code to your friend:");
         say(&format!("    {code}"));
         say(&format!(
-            "(they type `armada join {code}`, or enter it under Join a friend in the window)"
+            "(they type `armada join {code}`, or type it under Play a friend in the window)"
         ));
         say("or give them the invite (128 bits, needs no public network):");
     } else {
