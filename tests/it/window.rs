@@ -773,7 +773,7 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     std::thread::spawn(move || for _ in lines {});
     let mut harness = friend_window(&dir.path().join("guest"));
     // Nonsense is refused on the spot, with the reason.
-    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
     harness.get_by_label(field).focus();
     harness.run();
     harness
@@ -1080,7 +1080,7 @@ fn join_by_paste(
     guest: &mut Harness<'static, Armada>,
     link: &str,
 ) {
-    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
     guest.get_by_label(field).focus();
     guest.run();
     guest.get_by_label(field).type_text(link);
@@ -1524,7 +1524,7 @@ fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
     host.line_starting("table open. Read this code to your friend:");
     let code = host.line_starting("    ").trim().to_string();
     let mut harness = public_window(&dir.path().join("guest"), &network);
-    let field = "The code your friend read out (like 4821-harbor-anchor), or their invite";
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
     harness.get_by_label(field).focus();
     harness.run();
     harness.get_by_label(field).type_text("4821-harbr-anchor");
