@@ -305,24 +305,15 @@ async fn handshake(
         anyhow::bail!("the handshake did not start with Start");
     };
     let Some(code) = code.filter(|c| c.rendezvous == rendezvous) else {
-        send(
+        return refuse(
             framed,
-            &CodeMessage::Refuse {
-                why: Refusal::Withdrawn,
-            },
+            Refusal::Withdrawn,
+            "a code this table no longer shows",
         )
-        .await?;
-        anyhow::bail!("a code this table no longer shows");
+        .await;
     };
     if left.load(Ordering::SeqCst) == 0 {
-        send(
-            framed,
-            &CodeMessage::Refuse {
-                why: Refusal::Withdrawn,
-            },
-        )
-        .await?;
-        anyhow::bail!("no try left on this code");
+        return refuse(framed, Refusal::Withdrawn, "no try left on this code").await;
     }
     let guest = peer.to_bytes();
     let (pending, reply, confirm) = HostHandshake::answer(&code, host, &guest, &spake)?;
@@ -330,14 +321,7 @@ async fn handshake(
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
         .is_err()
     {
-        send(
-            framed,
-            &CodeMessage::Refuse {
-                why: Refusal::Withdrawn,
-            },
-        )
-        .await?;
-        anyhow::bail!("no try left on this code");
+        return refuse(framed, Refusal::Withdrawn, "no try left on this code").await;
     }
     send(
         framed,
@@ -373,6 +357,12 @@ async fn handshake(
             Err(error.into())
         }
     }
+}
+
+/// Tells the guest why it is not admitted; the handshake ends there.
+async fn refuse(framed: &mut Framed, why: Refusal, reason: &str) -> anyhow::Result<()> {
+    send(framed, &CodeMessage::Refuse { why }).await?;
+    anyhow::bail!("{reason}")
 }
 
 /// What the guest's handshake with one host came to.

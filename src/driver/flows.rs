@@ -413,6 +413,12 @@ async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     let _ = SinkExt::<Bytes>::close(&mut framed).await;
 }
 
+/// What a guest was given to join with.
+enum Ticket {
+    Invite(Invite),
+    Code(proto::ShortCode),
+}
+
 /// Joins the table of `invite` (a short code like `4821-harbor-anchor`, a link or
 /// a long code) and plays it; with `direct_only` the invite's relayed addresses are
 /// left out.
@@ -422,27 +428,23 @@ pub async fn join(
     direct_only: bool,
     say: Say<'_>,
 ) -> anyhow::Result<TableOutcome> {
-    let code = if proto::ShortCode::is_meant(invite) {
-        Some(proto::ShortCode::parse(invite)?)
+    // Read before anything starts, so a mistyped code or invite costs nothing.
+    let ticket = if proto::ShortCode::is_meant(invite) {
+        Ticket::Code(proto::ShortCode::parse(invite)?)
     } else {
-        None
-    };
-    let parsed = match code {
-        Some(_) => None,
-        None => Some(Invite::parse(invite)?),
+        Ticket::Invite(Invite::parse(invite)?)
     };
     let identity = seating.store.identity()?;
     seating.tell(super::Update::Link(super::Link::Connecting));
     let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
-    let (invite, key) = match (parsed, code) {
-        (Some(invite), _) => (invite, None),
-        (None, Some(code)) => {
+    let (invite, key) = match ticket {
+        Ticket::Invite(invite) => (invite, None),
+        Ticket::Code(code) => {
             let (_, invite, key) =
                 super::code::find(&node, &code, seating.config.discovery, say).await?;
             say("the host took the code");
             (invite, Some(key))
         }
-        (None, None) => unreachable!("one of the two was parsed"),
     };
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
     let mut addrs = invite

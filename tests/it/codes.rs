@@ -19,44 +19,25 @@ fn network(dir: &Path) -> (Process, String) {
     (relay, addr)
 }
 
-/// A host with a random computer player on the test's network, and its short code.
+/// `armada` with `head` (the command and its argument), a random computer player for
+/// `games` games, on loopback and the test's network.
+fn player(head: &[&str], network: &str, data: &Path, env: &[(&str, &str)], games: &str) -> Process {
+    let mut args = head.to_vec();
+    args.extend(["--bot", "random", "--games", games, "--listen", LISTEN]);
+    args.extend(["--bootstrap", network]);
+    Process::start_with(&args, data, env)
+}
+
+/// A host on the test's network, and its short code.
 fn host(network: &str, data: &Path, env: &[(&str, &str)], games: &str) -> (Process, String) {
-    let host = Process::start_with(
-        &[
-            "host",
-            "--bot",
-            "random",
-            "--games",
-            games,
-            "--listen",
-            LISTEN,
-            "--bootstrap",
-            network,
-        ],
-        data,
-        env,
-    );
+    let host = player(&["host"], network, data, env, games);
     host.line_starting("table open. Read this code to your friend:");
     let code = host.line_starting("    ").trim().to_string();
     (host, code)
 }
 
 fn guest(network: &str, data: &Path, code: &str, games: &str) -> Process {
-    Process::start(
-        &[
-            "join",
-            code,
-            "--bot",
-            "random",
-            "--games",
-            games,
-            "--listen",
-            LISTEN,
-            "--bootstrap",
-            network,
-        ],
-        data,
-    )
+    player(&["join", code], network, data, &[], games)
 }
 
 /// Ends with an error whose message contains `text` (within `limit`: a search that
