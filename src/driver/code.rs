@@ -230,19 +230,19 @@ impl CodeDoor {
     }
 
     /// Takes in what a handshake came to: the seat promised to a guest that proved
-    /// the words, or a lost try (the code withdrawn when none is left).
+    /// the words, or a lost try (the code withdrawn when none is left, and a new one
+    /// drawn while the table may still show one).
     pub(super) async fn outcome(
         &mut self,
         session: &mut crate::session::Session,
         outcome: Outcome,
         say: super::flows::Say<'_>,
-    ) -> Option<ShortCode> {
+    ) {
         match outcome {
             Outcome::Admitted(peer, key, ack) => {
                 session.expect_code(key);
                 let _ = ack.send(());
                 say(&format!("{peer} said the right code"));
-                None
             }
             Outcome::Wrong(peer) => {
                 let left = self.left.load(Ordering::SeqCst);
@@ -250,10 +250,9 @@ impl CodeDoor {
                     "someone ({peer}) tried a wrong code; {left} tr{} left on this code",
                     if left == 1 { "y" } else { "ies" }
                 ));
-                let old = self.code?;
-                if left > 0 {
-                    return None;
-                }
+                let Some(old) = self.code.filter(|_| left == 0) else {
+                    return;
+                };
                 let incoming = self.incoming.take();
                 self.close().await;
                 self.incoming = incoming;
@@ -265,16 +264,15 @@ impl CodeDoor {
                         u32::from(MAX_WITHDRAWN) * u32::from(proto::TRIES)
                     ));
                     self.incoming = None;
-                    return None;
+                    return;
                 }
                 self.renew(say).await;
-                let new = self.code?;
+                let Some(new) = self.code else { return };
                 say(&format!(
                     "someone tried a wrong code {} times: {old} is withdrawn; your new code \
                      is {new}",
                     proto::TRIES
                 ));
-                Some(new)
             }
         }
     }

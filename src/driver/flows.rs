@@ -49,6 +49,14 @@ impl Seating {
             watch.send(update);
         }
     }
+
+    /// Tells a window the table's short code (`withdrawn`: the one before was).
+    fn tell_code(&self, code: Option<proto::ShortCode>, withdrawn: bool) {
+        self.tell(super::Update::Code {
+            code: code.map(|c| c.to_string()),
+            withdrawn,
+        });
+    }
 }
 
 pub(super) type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
@@ -186,7 +194,7 @@ fn announce(
     }
     say(&invite.to_link());
     seating.tell(super::Update::Invite(invite.to_link()));
-    seating.tell(super::Update::Code(code.map(|c| c.to_string())));
+    seating.tell_code(code, false);
     seating.tell(super::Update::Link(super::Link::Waiting));
     seating.tell(super::Update::Snapshot(Box::new(session.clone()), 0));
     for addr in addrs {
@@ -274,10 +282,10 @@ pub async fn host(
             Some(next) = codes.next() => match next {
                 Next::Stream(peer, stream) => codes.answer(peer, stream),
                 Next::Outcome(outcome) => {
-                    if let Some(new) = codes.outcome(&mut session, outcome, say).await {
-                        seating.tell(super::Update::Code(Some(new.to_string())));
-                    } else if codes.code().is_none() {
-                        seating.tell(super::Update::Code(None));
+                    let had = codes.code();
+                    codes.outcome(&mut session, outcome, say).await;
+                    if codes.code() != had {
+                        seating.tell_code(codes.code(), true);
                     }
                 }
             },
@@ -299,7 +307,7 @@ pub async fn host(
     }
     // The seat is taken: the short code is over.
     codes.close().await;
-    seating.tell(super::Update::Code(None));
+    seating.tell_code(None, false);
     say(&format!("{peer} took the guest's seat"));
     let reach = Reach::Host(incoming);
     let table = Table { node, peer, reach };

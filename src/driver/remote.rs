@@ -24,6 +24,8 @@ pub struct Remote {
     events: VecDeque<Event>,
     invite: Option<String>,
     code: Option<String>,
+    /// Short codes withdrawn after wrong tries.
+    withdrawn: u32,
     link: Option<Link>,
     refused: Option<String>,
     ended: Option<Result<bool, String>>,
@@ -139,6 +141,7 @@ impl Remote {
             events: VecDeque::new(),
             invite: None,
             code: None,
+            withdrawn: 0,
             link: Some(Link::Connecting),
             refused: None,
             ended: None,
@@ -180,7 +183,10 @@ impl Remote {
     fn take(&mut self, update: Update) {
         match update {
             Update::Invite(link) => self.invite = Some(link),
-            Update::Code(code) => self.code = code,
+            Update::Code { code, withdrawn } => {
+                self.withdrawn += u32::from(withdrawn);
+                self.code = code;
+            }
             Update::Link(link) => self.link = Some(link),
             Update::Snapshot(session, now) => {
                 self.session = Some(*session);
@@ -216,6 +222,11 @@ impl Remote {
     /// The hosted table's short code, while it has one.
     pub fn code(&self) -> Option<&str> {
         self.code.as_deref()
+    }
+
+    /// How many of the table's short codes were withdrawn after wrong tries.
+    pub fn codes_withdrawn(&self) -> u32 {
+        self.withdrawn
     }
 
     pub fn link(&self) -> Option<&Link> {

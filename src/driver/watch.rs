@@ -12,9 +12,13 @@ use crate::session::{Event, Session};
 pub enum Update {
     /// The invite link of a hosted table, to give to the friend.
     Invite(String),
-    /// The hosted table's short code (a new one after wrong tries), or `None` once
-    /// it has none (withdrawn for good, or the seat is taken).
-    Code(Option<String>),
+    /// The hosted table's short code, or `None` once it has none (the seat is
+    /// taken, or codes are off); `withdrawn` when the one before was withdrawn after
+    /// wrong tries.
+    Code {
+        code: Option<String>,
+        withdrawn: bool,
+    },
     /// How the connection goes.
     Link(Link),
     /// The session as it is now (after every change), and the table clock's time.

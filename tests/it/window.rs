@@ -716,8 +716,14 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
     click(&mut harness, "Start the game");
     let mut clicks = 0;
     loop {
+        // My move, with my last shot answered: a click now is a shot (the label may
+        // read "Your move" while an answer is still on its way).
         until(&mut harness, "my move", |h| {
-            has(h, "Your move") || has(h, "Game over")
+            let answered = h
+                .state()
+                .session()
+                .is_some_and(|s| s.table().pending().is_none());
+            (has(h, "Your move") && answered) || has(h, "Game over")
         });
         if has(&harness, "Game over") {
             break;
@@ -1545,4 +1551,52 @@ fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
         has(h, "Place your fleet")
     });
     assert!(host.wait_for("said the right code"));
+}
+
+#[test]
+fn three_wrong_codes_at_the_window_show_why_and_a_new_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_relay, network) = test_network(dir.path());
+    let mut harness = public_window(&dir.path().join("host"), &network);
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the short code", |h| {
+        h.state().short_code().is_some()
+    });
+    let first = harness.state().short_code().unwrap().to_owned();
+    let (front, last) = first.rsplit_once('-').unwrap();
+    for nth in 0..3 {
+        let wrong = armada_proto::WORDS
+            .iter()
+            .filter(|w| **w != last)
+            .nth(nth)
+            .unwrap();
+        let stranger = super::net::Process::start(
+            &[
+                "join",
+                &format!("{front}-{wrong}"),
+                "--listen",
+                "/ip4/127.0.0.1/tcp/0",
+                "--bootstrap",
+                &network,
+            ],
+            &dir.path().join(format!("stranger{nth}")),
+        );
+        let (code, stderr) = stranger.finish_within(std::time::Duration::from_secs(90));
+        assert_ne!(code, 0);
+        assert!(stderr.contains("did not take these words"), "{stderr}");
+    }
+    until(
+        &mut harness,
+        "the withdrawn code's note and a new code",
+        |h| {
+            has(h, "Someone tried a wrong code three times")
+                && h.state()
+                    .short_code()
+                    .is_some_and(|c| c != first && has(h, c))
+        },
+    );
+    assert!(
+        !has(&harness, &first),
+        "the withdrawn code is gone from the screen"
+    );
 }

@@ -305,6 +305,15 @@ impl Armada {
         };
         ui.heading(t.get("home-friend"));
         ui.label(link_line(t, remote.link()));
+        if remote.codes_withdrawn() > 0 {
+            ui.add_space(8.0);
+            let note = if remote.code().is_some() {
+                "friend-code-withdrawn"
+            } else {
+                "friend-codes-off"
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, t.get(note));
+        }
         if let Some(code) = remote.code() {
             ui.add_space(8.0);
             ui.label(t.get("friend-code"));
