@@ -9,6 +9,21 @@ pub fn report(session: &Session, event: &Event, person: bool) {
     if let Some(line) = describe(session, event) {
         super::emit(&format!("{line}\n"));
     }
+    // The sweeper's picture, once, for its next action: never part of the record.
+    if person
+        && let Event::Table(Note::Resolved { seat, report, .. }) = event
+        && *seat == session.seat()
+        && let Some(picture) = report.radar_picture()
+    {
+        let cells: Vec<String> = picture
+            .iter()
+            .map(|(cell, deck)| format!("{cell} {}", if *deck { "deck" } else { "water" }))
+            .collect();
+        super::emit(&format!(
+            "radar picture (for your next action only; it is not kept): {}\n",
+            cells.join(", ")
+        ));
+    }
     if person
         && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event
         && let Some(game) = session.table().game()

@@ -98,6 +98,10 @@ pub enum ActionParseError {
     Unknown(String),
     #[error("{0:?}: a torpedo runs along `row N` (right or left) or `column X` (down or up)")]
     Torpedo(String),
+    #[error("\"row {line}\": row must be 1–{side}")]
+    Row { line: String, side: u8 },
+    #[error("\"column {line}\": column must be A–{last}")]
+    Column { line: String, last: char },
     #[error(transparent)]
     Cell(#[from] CoordError),
 }
@@ -127,9 +131,21 @@ impl Action {
                     _ => return Err(bad()),
                 };
                 let along_row = matches!(heading, Heading::Right | Heading::Left);
+                // The line is read as a cell on the board's first column or row, and a
+                // line off the board is named as the player typed it.
                 let line = match (*kind, along_row) {
-                    ("row", true) => cell(&format!("a{line}"))?.row(),
-                    ("column" | "col", false) => cell(&format!("{line}1"))?.col(),
+                    ("row", true) => cell(&format!("a{line}"))
+                        .map_err(|_| ActionParseError::Row {
+                            line: (*line).to_owned(),
+                            side: size.side(),
+                        })?
+                        .row(),
+                    ("column" | "col", false) => cell(&format!("{line}1"))
+                        .map_err(|_| ActionParseError::Column {
+                            line: line.to_uppercase(),
+                            last: char::from(b'A' + size.side() - 1),
+                        })?
+                        .col(),
                     _ => return Err(bad()),
                 };
                 Ok(Self::Torpedo(Torpedo { heading, line }))
@@ -301,8 +317,12 @@ impl Report {
 }
 
 impl fmt::Display for Report {
-    /// `air strike D4: C3 miss, D4 hit, E5 lost — again`.
+    /// `air strike D4: C3 miss, D4 hit, E5 lost — again`; a sweep is `radar F6: square
+    /// swept` (RULES.md: its picture is shown for a moment, never kept in a record).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if matches!(self.action, Action::Radar(_)) {
+            return write!(f, "{}: square swept", self.action);
+        }
         write!(f, "{}:", self.action)?;
         for (i, effect) in self.effects.iter().enumerate() {
             write!(f, "{}{effect}", if i == 0 { " " } else { ", " })?;

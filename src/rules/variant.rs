@@ -128,7 +128,7 @@ pub fn ship_name(len: u8) -> &'static str {
         2 => "destroyer",
         3 => "cruiser",
         4 => "battleship",
-        5 => "carrier",
+        5 => "five-decker",
         _ => "ship",
     }
 }

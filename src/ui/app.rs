@@ -758,6 +758,12 @@ fn describe(t: &Text, report: &crate::rules::Report) -> String {
         Action::AirStrike(c) => t.with("act-air", &[("cell", cell(c))]),
         Action::Radar(c) => t.with("act-radar", &[("cell", cell(c))]),
     };
+    if matches!(report.action, Action::Radar(_)) {
+        // RULES.md: the picture lives a moment on the board, never in the log.
+        text.push_str(": ");
+        text.push_str(&t.get("fx-swept"));
+        return text;
+    }
     let effects: Vec<String> = report
         .effects
         .iter()

@@ -59,3 +59,27 @@ fn classic_sizes_are_eight_ten_and_twelve_only() {
     );
     assert_eq!(Variant::Armada.size().side(), 10);
 }
+
+/// Found looking at the terminal: `torpedo row 11 right` was refused as `"a11": row
+/// must be 1–10`, naming a cell the player never typed.
+#[test]
+fn a_torpedo_line_off_the_board_is_named_as_typed() {
+    use armada::rules::Action;
+    let ten = BoardSize::new(10).unwrap();
+    let error = |text: &str| Action::parse(text, ten).unwrap_err().to_string();
+    assert_eq!(
+        error("torpedo row 11 right"),
+        "\"row 11\": row must be 1–10"
+    );
+    assert_eq!(error("torpedo row 0 left"), "\"row 0\": row must be 1–10");
+    assert_eq!(
+        error("torpedo column k down"),
+        "\"column K\": column must be A–J"
+    );
+    assert_eq!(
+        Action::parse("torpedo column l up", BoardSize::new(12).unwrap())
+            .unwrap()
+            .to_string(),
+        "torpedo column L ↑"
+    );
+}

@@ -114,7 +114,7 @@ fn wrong_counts_are_refused() {
     );
     assert_eq!(
         standard_with(0, ("A1", Dir::Across, 5)),
-        Err("carrier A1–E1: this fleet has no ship of 5 decks".into())
+        Err("five-decker A1–E1: this fleet has no ship of 5 decks".into())
     );
 }
 

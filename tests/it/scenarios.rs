@@ -466,6 +466,9 @@ mod radar {
             "radar marks nothing"
         );
         assert!(!report.again, "radar always ends the turn");
+        // The printed record (terminal, demo) says only that the square was swept:
+        // the picture is the sweeper's for a moment, not the record's.
+        assert_eq!(report.to_string(), "radar E4: square swept");
         assert_eq!(t.game.mover(), Seat::Guest);
         t.pass(Seat::Guest);
         assert_eq!(

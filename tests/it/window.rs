@@ -913,6 +913,7 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
         armada::rules::Action::Radar(_)
     ));
     assert!(has(&harness, "in the square (shown for a moment)"));
+    assert_radar_log_says_only_swept(&mut harness);
     let radar_spent = harness
         .query_all_by_label_contains("Radar ×0")
         .next()
@@ -920,9 +921,55 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     assert!(radar_spent, "the radar is spent");
     drop(harness);
     // …and not again after the window is rebuilt over the same table.
-    let harness = window(dir.path());
+    let mut harness = window(dir.path());
     assert!(has(&harness, "Enemy waters"));
     assert!(!has(&harness, "in the square (shown for a moment)"));
+    assert_radar_log_says_only_swept(&mut harness);
+}
+
+/// RULES.md: the sweep's picture lives a moment on the board; the moves log (and so
+/// a resumed table's rebuilt log) says only that the square was swept.
+fn assert_radar_log_says_only_swept(harness: &mut Harness<'_, Armada>) {
+    click(harness, "Moves");
+    assert!(has(harness, ": square swept"), "the sweep is in the log");
+    // The log once listed the picture: "radar F6: E5 deck, F5 water, …".
+    assert!(
+        !has(harness, "deck, ") && !has(harness, "water, "),
+        "the log keeps no picture"
+    );
+}
+
+/// Found looking at the window: the label read "Opponent's move" while the player's
+/// own air-strike shells were still falling.
+#[test]
+fn the_turn_label_waits_for_the_players_last_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    start_against(&mut harness, "Easy");
+    click(&mut harness, "Air strike ×2 (3)");
+    click_legal_centre(&mut harness);
+    // Five shells, one every 160 ms; a test frame is a quarter of a second.
+    for _ in 0..3 {
+        harness.step();
+        if harness.state().animating() {
+            break;
+        }
+    }
+    assert!(harness.state().animating(), "the shells are falling");
+    assert!(has(&harness, "Your shells are landing"));
+    assert!(!has(&harness, "Opponent's move"));
+    assert!(!has(&harness, "Your move"));
+}
+
+/// Found looking at the 12×12 board: its five-decker was called a "boat".
+#[test]
+fn the_twelve_board_names_its_five_decker() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Classic 12×12, shots only");
+    click(&mut harness, "Easy");
+    assert!(has(&harness, "five-decker (5 decks)"));
+    assert!(!has(&harness, "boat (5 decks)"));
 }
 
 /// The enemy cells whose label says they are under the aim, and those refused.

@@ -138,9 +138,13 @@ impl Play {
         let session = self.driver.session();
         let me = session.seat();
         let waiting = session.table().pending().is_some();
+        // The game may have passed the turn already; the player's own shells are
+        // still being shown falling, and the label waits for the last one.
+        let landing = self.anims.iter().any(|a| a.seat == me && a.start <= now);
         let id = match stage {
             Stage::Over => "turn-over",
             _ if waiting => "turn-answer",
+            _ if landing => "turn-landing",
             _ if game.mover() == me => "turn-yours",
             _ => "turn-theirs",
         };
@@ -451,26 +455,14 @@ impl Play {
         let session = self.driver.session();
         let me = session.seat();
         ui.add_space(8.0);
-        if let Some(ending) = game.ending() {
-            let (id, colour) = match ending.winner {
-                Some(w) if w == me => ("result-win", Color32::from_rgb(120, 220, 140)),
-                Some(_) => ("result-lose", Color32::from_rgb(240, 120, 110)),
-                None => ("result-draw", ui.visuals().text_color()),
+        let table = session.table();
+        if let Some((id, how)) = headline(t, me, table.settled(), game.ending(), table.history()) {
+            let colour = match id {
+                "result-win" => Color32::from_rgb(120, 220, 140),
+                "result-lose" => Color32::from_rgb(240, 120, 110),
+                _ => ui.visuals().text_color(),
             };
             ui.label(RichText::new(t.get(id)).size(24.0).color(colour));
-            let how = match ending.reason {
-                EndReason::FleetSunk => t.get("how-sunk"),
-                EndReason::Resigned => {
-                    let who = if ending.winner == Some(me) {
-                        "they"
-                    } else {
-                        "you"
-                    };
-                    t.with("how-resigned", &[("who", Arg::from(who))])
-                }
-                EndReason::Forfeit => t.get("how-forfeit"),
-                EndReason::DrawAgreed => t.get("how-draw"),
-            };
             ui.label(how);
         }
         stats(ui, t, session);
@@ -629,6 +621,57 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::driver::Session) {
 
 /// A proven lie in words: the move it answered (its number in the game and the
 /// action), or the message number where the lie was no answer to a move.
+/// The results' headline (`result-win`, `-lose`, `-draw`) and how the game was
+/// decided: from the settled verdict once there is one — a proven lie decides
+/// against the liar, whatever the boards said — and from the game's ending until then.
+fn headline(
+    t: &Text,
+    me: Seat,
+    settled: Option<&Verdict>,
+    ending: Option<crate::rules::Ending>,
+    history: &[crate::driver::Played],
+) -> Option<(&'static str, String)> {
+    if let Some(Verdict::Lie(lie)) = settled {
+        let (id, who) = if lie.liar == me {
+            ("result-lose", "you")
+        } else {
+            ("result-win", "they")
+        };
+        let who = ("who", Arg::from(who));
+        let how = match history
+            .iter()
+            .position(|p| p.seat != lie.liar && p.answer_seq == lie.seq)
+        {
+            Some(index) => t.with("how-lie-move", &[who, ("move", Arg::from(index + 1))]),
+            None => t.with("how-lie-message", &[who, ("seq", Arg::from(lie.seq))]),
+        };
+        return Some((id, how));
+    }
+    let ending = match settled {
+        Some(Verdict::Honest(ending)) => *ending,
+        _ => ending?,
+    };
+    let id = match ending.winner {
+        Some(w) if w == me => "result-win",
+        Some(_) => "result-lose",
+        None => "result-draw",
+    };
+    let how = match ending.reason {
+        EndReason::FleetSunk => t.get("how-sunk"),
+        EndReason::Resigned => {
+            let who = if ending.winner == Some(me) {
+                "they"
+            } else {
+                "you"
+            };
+            t.with("how-resigned", &[("who", Arg::from(who))])
+        }
+        EndReason::Forfeit => t.get("how-forfeit"),
+        EndReason::DrawAgreed => t.get("how-draw"),
+    };
+    Some((id, how))
+}
+
 fn lie_line(t: &Text, lie: &crate::driver::Lie, history: &[crate::driver::Played]) -> String {
     let reason = ("reason", Arg::from(lie.reason.clone()));
     match history
@@ -706,6 +749,61 @@ mod tests {
         assert_eq!(
             lie_line(&t, &lie(seq), history),
             format!("A lie, proven: message {seq}: no such ship")
+        );
+    }
+
+    /// Found looking at the results screen: a liar who sank every ship and was
+    /// caught at the reveal was shown as the winner ("You lose. Every ship sunk.")
+    /// above "Opponent: a lie, proven". The headline follows the verdict.
+    #[test]
+    fn the_headline_follows_the_verdict_not_the_sunk_fleet() {
+        let mut duet = crate::driver::Duet::new(crate::rules::Variant::Armada).unwrap();
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(3);
+        assert!(duet.play_game(&mut rng));
+        let history = duet.host.table().history();
+        let t = Text::new(Lang::En);
+        // The guest's fleet went down, but the guest proved the host lied in its
+        // answer to a move.
+        let ending = crate::rules::Ending {
+            winner: Some(Seat::Host),
+            reason: EndReason::FleetSunk,
+        };
+        let sunk = Some(ending);
+        let (index, played) = history
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.seat == Seat::Guest)
+            .unwrap();
+        let lie = Verdict::Lie(Lie {
+            liar: Seat::Host,
+            seq: played.answer_seq,
+            reason: "no such ship".into(),
+        });
+        let (id, how) = headline(&t, Seat::Guest, Some(&lie), sunk, history).unwrap();
+        assert_eq!(id, "result-win");
+        assert_eq!(
+            how,
+            format!(
+                "Your opponent's answer to move {} was a proven lie.",
+                index + 1
+            )
+        );
+        let (id, how) = headline(&t, Seat::Host, Some(&lie), sunk, history).unwrap();
+        assert_eq!(id, "result-lose");
+        assert_eq!(
+            how,
+            format!("Your answer to move {} was a proven lie.", index + 1)
+        );
+        // Until the verdict, and with an honest one, the boards decide.
+        let (id, _) = headline(&t, Seat::Guest, None, sunk, history).unwrap();
+        assert_eq!(id, "result-lose");
+        let honest = Verdict::Honest(ending);
+        assert_eq!(
+            headline(&t, Seat::Host, Some(&honest), sunk, history).unwrap(),
+            (
+                "result-win",
+                "Every ship of the losing fleet was sunk.".into()
+            )
         );
     }
 }

@@ -84,6 +84,7 @@ problem-off-board = The ship would run off the board.
 problem-overlap = The ship would lie on another ship.
 problem-touch = Ships may not touch, not even at a corner.
 ship = { $len ->
+    [5] five-decker
     [4] battleship
     [3] cruiser
     [2] destroyer
@@ -100,6 +101,7 @@ board-enemy = Enemy waters
 turn-yours = Your move
 turn-theirs = Opponent's move
 turn-answer = Waiting for the answer…
+turn-landing = Your shells are landing…
 turn-over = Game over
 timer-left = { $seconds } s
 weapon-shot = Shot (1)
@@ -152,6 +154,7 @@ fx-sunk = { $cell } sunk ({ ship })
 fx-lost = { $cell } lost
 fx-deck = { $cell } deck
 fx-water = { $cell } water
+fx-swept = square swept
 why-marked = that cell is already marked
 why-edge = the whole 3×3 square must lie on the board
 why-square-marked = every cell of that square is already marked
@@ -172,6 +175,14 @@ how-resigned = { $who ->
 }
 how-forfeit = By forfeit.
 how-draw = Both agreed to a draw.
+how-lie-move = { $who ->
+    [you] Your answer to move { $move } was a proven lie.
+   *[they] Your opponent's answer to move { $move } was a proven lie.
+}
+how-lie-message = { $who ->
+    [you] Your message { $seq } was a proven lie.
+   *[they] Your opponent's message { $seq } was a proven lie.
+}
 stats-title = Statistics
 stats-moves = Actions
 stats-shots = Cells fired at
