@@ -1,15 +1,15 @@
 # Armada — русский
-app-title = Armada
+app-title = Армада
 language = Язык
 
 ## Home
 home-tagline = Морской бой для двух друзей — каждый ответ доказан, без судьи.
 home-computer = Играть с компьютером
-level-easy = Легко
-level-medium = Средне
-level-hard = Сложно
+level-easy = Лёгкий
+level-medium = Средний
+level-hard = Сложный
 home-mode = Игра
-mode-armada = Armada: 10×10 с торпедами, авиаударами и радаром
+mode-armada = Армада: 10×10 с торпедами, авиаударами и радаром
 mode-classic = Классика { $side }×{ $side }, только выстрелы
 home-friend = Играть с другом
 home-host = Открыть стол
@@ -60,9 +60,9 @@ home-resume = Продолжить незавершённую игру
 home-resume-friend = Продолжить игру с другом
 home-resume-failed = Эту игру невозможно открыть: { $why }
 home-unreadable = { $count ->
-    [one] { $count } сохранённый стол невозможно прочитать (повреждён или сохранён другой версией Armada).
-    [few] { $count } сохранённых стола невозможно прочитать (повреждены или сохранены другой версией Armada).
-   *[other] { $count } сохранённых столов невозможно прочитать (повреждены или сохранены другой версией Armada).
+    [one] { $count } сохранённый стол невозможно прочитать (повреждён или сохранён другой версией Армады).
+    [few] { $count } сохранённых стола невозможно прочитать (повреждены или сохранены другой версией Армады).
+   *[other] { $count } сохранённых столов невозможно прочитать (повреждены или сохранены другой версией Армады).
 }
 
 ## Placement
@@ -101,12 +101,12 @@ dock-ship = { ship } ({ $len ->
 
 ## Battle
 board-own = Ваш флот
-board-enemy = Воды соперника
+board-enemy = Поле соперника
 turn-yours = Ваш ход
 turn-theirs = Ход соперника
 turn-answer = Ждём ответа…
 turn-landing = Ваши снаряды падают…
-turn-over = Игра окончена
+turn-over = Партия окончена
 timer-left = { $seconds } с
 weapon-shot = Выстрел (1)
 weapon-torpedo = Торпеда ×{ $left } (2)
@@ -121,7 +121,7 @@ radar-picture = Радар: { $decks ->
    *[other] { $decks } палуб
 } в квадрате (видно лишь миг)
 resign = Сдаться
-resign-confirm = Сдаться в этой игре?
+resign-confirm = Сдаться в этой партии?
 resign-yes = Да, сдаюсь
 resign-no = Нет, играем дальше
 draw-offer = Предложить ничью
@@ -154,8 +154,8 @@ act-torpedo-column = торпеда, столбец { $line } { $arrow }
 act-air = авиаудар { $cell }
 act-radar = радар { $cell }
 fx-miss = { $cell } мимо
-fx-hit = { $cell } попадание
-fx-sunk = { $cell } потоплен ({ ship })
+fx-hit = { $cell } ранил
+fx-sunk = { $cell } убил ({ ship })
 fx-lost = { $cell } потерян
 fx-deck = { $cell } палуба
 fx-water = { $cell } вода
@@ -208,6 +208,6 @@ verdict-lie = Доказана ложь: сообщение { $seq }: { $reason 
 verdict-lie-move = Доказана ложь: ход { $move } ({ $action }): { $reason }
 verdict-pending = Ждём раскрытия флота…
 verdict-incomplete = Не проверено: { $why }
-play-again = Сыграть ещё
+play-again = Ещё раз
 save-transcript = Сохранить протокол
 saved-to = Сохранено: { $path }

@@ -1,15 +1,15 @@
 # Armada — українська
-app-title = Armada
+app-title = Армада
 language = Мова
 
 ## Home
 home-tagline = Морський бій для двох друзів — кожна відповідь доведена, без судді.
 home-computer = Грати з комп'ютером
-level-easy = Легко
-level-medium = Середньо
-level-hard = Важко
+level-easy = Легкий
+level-medium = Середній
+level-hard = Складний
 home-mode = Гра
-mode-armada = Armada: 10×10 з торпедами, авіаударами та радаром
+mode-armada = Армада: 10×10 з торпедами, авіаударами та радаром
 mode-classic = Класика { $side }×{ $side }, лише постріли
 home-friend = Грати з другом
 home-host = Відкрити стіл
@@ -60,9 +60,9 @@ home-resume = Продовжити незавершену гру
 home-resume-friend = Продовжити гру з другом
 home-resume-failed = Цю гру неможливо відкрити: { $why }
 home-unreadable = { $count ->
-    [one] { $count } збережений стіл неможливо прочитати (пошкоджений або збережений іншою версією Armada).
-    [few] { $count } збережені столи неможливо прочитати (пошкоджені або збережені іншою версією Armada).
-   *[other] { $count } збережених столів неможливо прочитати (пошкоджені або збережені іншою версією Armada).
+    [one] { $count } збережений стіл неможливо прочитати (пошкоджений або збережений іншою версією Армади).
+    [few] { $count } збережені столи неможливо прочитати (пошкоджені або збережені іншою версією Армади).
+   *[other] { $count } збережених столів неможливо прочитати (пошкоджені або збережені іншою версією Армади).
 }
 
 ## Placement
@@ -71,13 +71,13 @@ placement-help = Перетягніть корабель на поле або в
 placement-auto = Розставити автоматично
 placement-clear = Очистити
 placement-rotate = Повернути (R)
-placement-start = Почати гру
+placement-start = Почати
 placement-left = { $count ->
     [one] Залишився { $count } корабель
     [few] Залишилося { $count } кораблі
    *[other] Залишилося { $count } кораблів
 }
-placement-ready-button = Готово
+placement-ready-button = Готовий
 placement-ready = Усі кораблі розставлено.
 placement-timer = Таймер ходу: 15 секунд на хід
 placement-other-ready = Суперник готовий.
@@ -101,12 +101,12 @@ dock-ship = { ship } ({ $len ->
 
 ## Battle
 board-own = Ваш флот
-board-enemy = Води суперника
+board-enemy = Поле суперника
 turn-yours = Ваш хід
 turn-theirs = Хід суперника
 turn-answer = Чекаємо на відповідь…
 turn-landing = Ваші снаряди падають…
-turn-over = Гру завершено
+turn-over = Партію завершено
 timer-left = { $seconds } с
 weapon-shot = Постріл (1)
 weapon-torpedo = Торпеда ×{ $left } (2)
@@ -121,7 +121,7 @@ radar-picture = Радар: { $decks ->
    *[other] { $decks } палуб
 } у квадраті (видно лише мить)
 resign = Здатися
-resign-confirm = Здатися в цій грі?
+resign-confirm = Здатися в цій партії?
 resign-yes = Так, здаюся
 resign-no = Ні, граємо далі
 draw-offer = Запропонувати нічию
@@ -153,7 +153,7 @@ act-torpedo-row = торпеда, рядок { $line } { $arrow }
 act-torpedo-column = торпеда, стовпець { $line } { $arrow }
 act-air = авіаудар { $cell }
 act-radar = радар { $cell }
-fx-miss = { $cell } мимо
+fx-miss = { $cell } промах
 fx-hit = { $cell } влучання
 fx-sunk = { $cell } потоплено ({ ship })
 fx-lost = { $cell } втрачено
@@ -208,6 +208,6 @@ verdict-lie = Доведено брехню: повідомлення { $seq }: 
 verdict-lie-move = Доведено брехню: хід { $move } ({ $action }): { $reason }
 verdict-pending = Чекаємо на розкриття флоту…
 verdict-incomplete = Не перевірено: { $why }
-play-again = Зіграти ще
+play-again = Ще раз
 save-transcript = Зберегти протокол
 saved-to = Збережено: { $path }
