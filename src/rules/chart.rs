@@ -52,6 +52,21 @@ impl Chart {
         }
     }
 
+    /// The lengths of the ships sunk on this chart, one per ship: ships never touch,
+    /// so each side-joined group of wrecks is one ship.
+    pub fn sunk_lengths(&self) -> Vec<u8> {
+        let mut left = self.wrecks;
+        let mut lengths = Vec::new();
+        while let Some(cell) = left.iter().next() {
+            let ship = left.side_component(cell);
+            lengths.push(u8::try_from(ship.len()).unwrap_or(u8::MAX));
+            for c in ship.iter() {
+                left.remove(c);
+            }
+        }
+        lengths
+    }
+
     pub fn is_unmarked(&self, cell: Coord) -> bool {
         self.size.contains(cell) && !self.marked().contains(cell)
     }

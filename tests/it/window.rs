@@ -175,6 +175,7 @@ fn play_to_the_end_by_clicks(harness: &mut Harness<'_, Armada>) {
         if has(harness, "Game over") {
             break;
         }
+        assert_hud(harness);
         let before = harness.state().session().unwrap().table().history().len();
         assert!(
             click_unknown_enemy_cell(harness),
@@ -229,6 +230,59 @@ fn play_to_the_end_by_clicks(harness: &mut Harness<'_, Armada>) {
             .is_some(),
         "the accuracy {accuracy:.0} %"
     );
+}
+
+/// The HUD's counts, against the record: the enemy ships afloat by kind (the
+/// fleet less the ships the player's reports sank) and the opponent's weapons left
+/// (the stock less what its actions spent).
+fn assert_hud(harness: &Harness<'_, Armada>) {
+    let session = harness.state().session().unwrap();
+    let me = session.seat();
+    let game = session.table().game().unwrap();
+    let history = session.table().history();
+    let sunk: Vec<usize> = history
+        .iter()
+        .filter(|p| p.seat == me)
+        .flat_map(|p| &p.report.effects)
+        .filter_map(|e| match e {
+            armada::rules::Effect::Sunk { ship, .. } => Some(ship.len()),
+            _ => None,
+        })
+        .collect();
+    let spec = game.variant().fleet();
+    let names = [
+        (5, "five-decker"),
+        (4, "battleship"),
+        (3, "cruiser"),
+        (2, "destroyer"),
+        (1, "boat"),
+    ];
+    let afloat: Vec<String> = names
+        .iter()
+        .filter(|(len, _)| spec.count(*len) > 0)
+        .map(|&(len, name)| {
+            let gone = sunk.iter().filter(|&&l| l == usize::from(len)).count();
+            format!("{name} ×{}", spec.count(len) - gone)
+        })
+        .collect();
+    let line = format!("Enemy ships afloat: {}", afloat.join(" · "));
+    assert!(has(harness, &line), "{line}");
+    if game.variant().has_weapons() {
+        let used = |weapon| {
+            history
+                .iter()
+                .filter(|p| p.seat != me && p.action.weapon() == Some(weapon))
+                .count()
+        };
+        use armada::rules::Weapon;
+        let line = format!(
+            "Opponent's weapons left: torpedoes ×{}, air strikes ×{}, radar ×{}",
+            2 - used(Weapon::Torpedo),
+            2 - used(Weapon::AirStrike),
+            1 - used(Weapon::Radar)
+        );
+        assert!(has(harness, &line), "{line}");
+    }
 }
 
 #[test]

@@ -37,6 +37,9 @@ impl Play {
         }
         self.link_line(ui, t);
         self.turn_line(ui, now, t, &game, stage);
+        if stage == Stage::Battle {
+            hud(ui, t, &game, me);
+        }
         let mut home = false;
         if stage == Stage::Over {
             // The outcome first, the boards (with the revealed fleet) below.
@@ -499,6 +502,39 @@ impl Play {
             ui.label(saved);
         }
         home
+    }
+}
+
+/// What a player may know of the other side at a glance: its ships still afloat,
+/// by kind (from the player's own chart), and its weapons left (public knowledge).
+fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat) {
+    let spec = game.variant().fleet();
+    let sunk = game.chart(me).sunk_lengths();
+    let mut kinds: Vec<u8> = spec.lengths().to_vec();
+    kinds.sort_unstable_by(|a, b| b.cmp(a));
+    kinds.dedup();
+    let afloat: Vec<String> = kinds
+        .iter()
+        .map(|&len| {
+            let gone = sunk.iter().filter(|&&l| l == len).count();
+            let left = spec.count(len).saturating_sub(gone);
+            format!(
+                "{} ×{left}",
+                t.with("ship", &[("len", Arg::from(u32::from(len)))])
+            )
+        })
+        .collect();
+    ui.label(t.with("hud-afloat", &[("ships", Arg::from(afloat.join(" · ")))]));
+    if game.variant().has_weapons() {
+        let stock = game.stock(me.other());
+        ui.label(t.with(
+            "hud-their-stock",
+            &[
+                ("torpedoes", Arg::from(u32::from(stock.torpedoes))),
+                ("air", Arg::from(u32::from(stock.air_strikes))),
+                ("radar", Arg::from(u32::from(stock.radars))),
+            ],
+        ));
     }
 }
 
