@@ -60,7 +60,7 @@ impl Chart {
         while let Some(cell) = left.iter().next() {
             let ship = left.side_component(cell);
             lengths.push(u8::try_from(ship.len()).unwrap_or(u8::MAX));
-            for c in ship.iter() {
+            for c in &ship {
                 left.remove(c);
             }
         }

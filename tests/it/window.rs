@@ -268,13 +268,13 @@ fn assert_hud(harness: &Harness<'_, Armada>) {
     let line = format!("Enemy ships afloat: {}", afloat.join(" · "));
     assert!(has(harness, &line), "{line}");
     if game.variant().has_weapons() {
+        use armada::rules::Weapon;
         let used = |weapon| {
             history
                 .iter()
                 .filter(|p| p.seat != me && p.action.weapon() == Some(weapon))
                 .count()
         };
-        use armada::rules::Weapon;
         let line = format!(
             "Opponent's weapons left: torpedoes ×{}, air strikes ×{}, radar ×{}",
             2 - used(Weapon::Torpedo),
