@@ -1,7 +1,9 @@
 # Shared by the namespace scripts (sourced, not run): namespaces made and removed,
-# veth links, a bridge for "the internet", home routers, and failing with the logs.
+# veth links, a bridge for "the internet", home routers, transcripts verified, and
+# failing with the logs.
 #
-# The script sets `script` (its name, for messages) before sourcing this, then calls
+# The script sets `script` (its name, for messages) and, before it calls `honest`,
+# `armada` (the binary). After sourcing this it calls
 # `namespaces NS…` once. Everything lives in `$dir`; KEEP=1 keeps it for a look.
 
 # Never the public internet: a node started without --bootstrap stays off it.
@@ -72,6 +74,15 @@ router() {
         ip netns exec "$1" "$ipt" -A "$chain" -i wan0 -m conntrack \
             --ctstate ESTABLISHED,RELATED -j ACCEPT
         ip netns exec "$1" "$ipt" -A "$chain" -i wan0 -j DROP
+    done
+}
+
+# honest NAME…: the table saved in each $dir/NAME verifies honest (`armada verify`).
+honest() {
+    local side
+    for side in "$@"; do
+        "$armada" verify "$dir/$side"/tables/*.armada > "$dir/verify-$side.log" \
+            || fail "the transcript in $side does not verify honest"
     done
 }
 
