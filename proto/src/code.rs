@@ -220,14 +220,7 @@ impl CodeMessage {
     /// bounds of what it carries.
     pub fn decode(bytes: &[u8]) -> Result<Self, crate::InviteError> {
         use crate::InviteError;
-        if bytes.len() > MAX_CODE_MESSAGE {
-            return Err(InviteError::TooLong);
-        }
-        let (message, rest) =
-            postcard::take_from_bytes::<Self>(bytes).map_err(|_| InviteError::Malformed)?;
-        if !rest.is_empty() {
-            return Err(InviteError::Malformed);
-        }
+        let message: Self = crate::invite::strict(bytes, MAX_CODE_MESSAGE)?;
         match &message {
             Self::Start { version, .. } if *version != 1 => {
                 return Err(InviteError::Version(*version));

@@ -109,14 +109,7 @@ impl LanOffer {
 
     /// Reads an offer strictly: size first, then the encoding and the invite's bounds.
     pub fn decode(bytes: &[u8]) -> Result<Self, InviteError> {
-        if bytes.len() > MAX_INVITE {
-            return Err(InviteError::TooLong);
-        }
-        let (offer, rest) =
-            postcard::take_from_bytes::<Self>(bytes).map_err(|_| InviteError::Malformed)?;
-        if !rest.is_empty() {
-            return Err(InviteError::Malformed);
-        }
+        let offer: Self = strict(bytes, MAX_INVITE)?;
         if offer.version != LAN_OFFER_VERSION {
             return Err(InviteError::Version(offer.version));
         }
@@ -128,6 +121,22 @@ impl LanOffer {
         }
         Ok(offer)
     }
+}
+
+/// A message of at most `max` bytes, decoded whole (no trailing bytes).
+pub(crate) fn strict<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    max: usize,
+) -> Result<T, InviteError> {
+    if bytes.len() > max {
+        return Err(InviteError::TooLong);
+    }
+    let (value, rest) =
+        postcard::take_from_bytes::<T>(bytes).map_err(|_| InviteError::Malformed)?;
+    if !rest.is_empty() {
+        return Err(InviteError::Malformed);
+    }
+    Ok(value)
 }
 
 #[cfg(test)]
