@@ -187,9 +187,8 @@ impl CodeDoor {
         )
     }
 
-    /// Stops answering to the current code (the table started or closed, or the
-    /// code was withdrawn).
-    pub(super) async fn close(&mut self) {
+    /// Withdraws the current code: no try left on it, no longer announced.
+    async fn withdraw(&mut self) {
         if let Some(code) = self.code.take() {
             self.left.store(0, Ordering::SeqCst);
             self.node
@@ -199,6 +198,11 @@ impl CodeDoor {
                 lan.send_modify(|offer| offer.rendezvous = None);
             }
         }
+    }
+
+    /// Stops answering short codes at all (the seat is taken, or codes are off).
+    pub(super) async fn close(&mut self) {
+        self.withdraw().await;
         // Dropping the accepting end makes the protocol unsupported: a late guest
         // learns at once that the code is over.
         self.incoming = None;
@@ -253,9 +257,7 @@ impl CodeDoor {
                 let Some(old) = self.code.filter(|_| left == 0) else {
                     return;
                 };
-                let incoming = self.incoming.take();
-                self.close().await;
-                self.incoming = incoming;
+                self.withdraw().await;
                 self.withdrawn += 1;
                 if self.withdrawn >= MAX_WITHDRAWN {
                     say(&format!(
@@ -263,7 +265,7 @@ impl CodeDoor {
                          table; give your friend the invite instead",
                         u32::from(MAX_WITHDRAWN) * u32::from(proto::TRIES)
                     ));
-                    self.incoming = None;
+                    self.close().await;
                     return;
                 }
                 self.renew(say).await;
