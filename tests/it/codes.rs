@@ -10,7 +10,7 @@ use super::net::{ARMADA, Process, assert_honest, both_succeed};
 const LISTEN: &str = "/ip4/127.0.0.1/tcp/0";
 
 /// A relay on loopback serving the DHT; its address, to give as `--bootstrap`.
-fn network(dir: &Path) -> (Process, String) {
+pub(crate) fn network(dir: &Path) -> (Process, String) {
     let relay = Process::start(&["relay", "--listen", LISTEN], &dir.join("relay"));
     let addr = relay
         .line_starting("relay at ")
@@ -49,7 +49,7 @@ fn fails_saying(process: Process, text: &str) {
 }
 
 /// The code with its second word replaced by another one of the list.
-fn wrong_words(code: &str, nth: usize) -> String {
+pub(crate) fn wrong_words(code: &str, nth: usize) -> String {
     let (front, last) = code.rsplit_once('-').unwrap();
     let other = armada_proto::WORDS
         .iter()

@@ -1610,23 +1610,10 @@ fn public_window(dir: &std::path::Path, bootstrap: &str) -> Harness<'static, Arm
     harness(Armada::new(Some(store)).with_network(config))
 }
 
-/// A relay on loopback serving the DHT, and its address.
-fn test_network(dir: &std::path::Path) -> (super::net::Process, String) {
-    let relay = super::net::Process::start(
-        &["relay", "--listen", "/ip4/127.0.0.1/tcp/0"],
-        &dir.join("relay"),
-    );
-    let addr = relay
-        .line_starting("relay at ")
-        .trim_start_matches("relay at ")
-        .to_string();
-    (relay, addr)
-}
-
 #[test]
 fn the_window_shows_a_short_code_first_and_a_friend_joins_by_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (_relay, network) = test_network(dir.path());
+    let (_relay, network) = super::codes::network(dir.path());
     let mut harness = public_window(&dir.path().join("host"), &network);
     click(&mut harness, "Open a table");
     until(&mut harness, "the short code, on screen", |h| {
@@ -1661,7 +1648,7 @@ fn the_window_shows_a_short_code_first_and_a_friend_joins_by_it() {
 #[test]
 fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
     let dir = tempfile::tempdir().unwrap();
-    let (_relay, network) = test_network(dir.path());
+    let (_relay, network) = super::codes::network(dir.path());
     let host = super::net::Process::start(
         &[
             "host",
@@ -1703,24 +1690,18 @@ fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
 #[test]
 fn three_wrong_codes_at_the_window_show_why_and_a_new_code() {
     let dir = tempfile::tempdir().unwrap();
-    let (_relay, network) = test_network(dir.path());
+    let (_relay, network) = super::codes::network(dir.path());
     let mut harness = public_window(&dir.path().join("host"), &network);
     click(&mut harness, "Open a table");
     until(&mut harness, "the short code", |h| {
         h.state().short_code().is_some()
     });
     let first = harness.state().short_code().unwrap().to_owned();
-    let (front, last) = first.rsplit_once('-').unwrap();
     for nth in 0..3 {
-        let wrong = armada_proto::WORDS
-            .iter()
-            .filter(|w| **w != last)
-            .nth(nth)
-            .unwrap();
         let stranger = super::net::Process::start(
             &[
                 "join",
-                &format!("{front}-{wrong}"),
+                &super::codes::wrong_words(&first, nth),
                 "--listen",
                 "/ip4/127.0.0.1/tcp/0",
                 "--bootstrap",
