@@ -26,9 +26,6 @@ const TAKEN_WAIT: Duration = Duration::from_secs(3);
 const MAX_WITHDRAWN: u8 = 3;
 /// How long a guest looks for the host of a code, all told.
 pub const SEARCH: Duration = Duration::from_secs(25);
-/// How long a guest reached through a relay waits for hole punching before the
-/// handshake.
-const PUNCH_WAIT: Duration = Duration::from_secs(3);
 /// How long a guest listens on the LAN before it asks the tables there.
 const LAN_LISTEN: Duration = Duration::from_secs(2);
 
@@ -386,7 +383,7 @@ async fn try_host(node: &Node, code: &ShortCode, host: PeerId) -> Tried {
     // closes the relayed connection with the handshake on it (a try lost): give it
     // its moment first, as the game stream does.
     if matches!(node.route(host), Some(crate::net::Route::Relayed(..))) {
-        let _ = tokio::time::timeout(PUNCH_WAIT, node.direct(host)).await;
+        super::flows::punched(node, host).await;
     }
     let stream = match super::flows::open_stream(node, host, CODE_PROTOCOL, None).await {
         Ok(stream) => stream,

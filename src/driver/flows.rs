@@ -503,13 +503,19 @@ async fn connect(
         && punch_first
     {
         say("reached the host through a relay; trying for a direct connection");
-        let punched =
-            tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer)).await;
-        if punched.is_err() {
+        if !punched(node, peer).await {
             say("no direct connection yet: playing through the relay");
         }
     }
     open_stream(node, peer, GAME_PROTOCOL, Some(addrs)).await
+}
+
+/// Gives hole punching its moment (at most `PUNCH_WAIT_MS`) to replace a relayed
+/// connection to `peer` with a direct one: whether it did.
+pub(super) async fn punched(node: &Node, peer: PeerId) -> bool {
+    tokio::time::timeout(Duration::from_millis(PUNCH_WAIT_MS), node.direct(peer))
+        .await
+        .is_ok()
 }
 
 /// Opens a stream of `protocol` to `peer`. Hole punching may be replacing
