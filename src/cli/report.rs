@@ -64,7 +64,20 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
             "the move timer is {} for the games you start",
             if *on { "on" } else { "off" }
         ),
-        Event::Table(Note::Resolved { seat, report, .. }) => format!("{}: {report}", who(*seat)),
+        Event::Table(Note::Resolved {
+            seat,
+            report,
+            timeout,
+            ..
+        }) => {
+            // A shot the clock fired is not the player's choice: say so.
+            let timer = if *timeout {
+                " (the move timer ran out)"
+            } else {
+                ""
+            };
+            format!("{}{timer}: {report}", who(*seat))
+        }
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
         Event::Table(Note::ForfeitClaimed { claimant, owed }) => {

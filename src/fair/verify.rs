@@ -89,7 +89,6 @@ pub fn verify(bytes: &[u8]) -> Report {
     };
     let mut table = Table::new(transcript.table);
     let mut games: Vec<GameRecord> = Vec::new();
-    let mut pending_timeout = false;
     let order =
         canonical(&transcript.frames).unwrap_or_else(|| (0..transcript.frames.len()).collect());
     for i in order {
@@ -127,17 +126,17 @@ pub fn verify(bytes: &[u8]) -> Report {
                         game.timer = Some(timer);
                     }
                 }
-                Note::Acted { timeout, .. } => pending_timeout = timeout,
                 Note::Resolved {
                     seat,
                     number,
                     report,
+                    timeout,
                 } => {
                     if let Some(game) = games.last_mut() {
                         game.moves.push(Move {
                             seat,
                             number,
-                            timeout: pending_timeout,
+                            timeout,
                             report,
                         });
                     }

@@ -255,6 +255,7 @@ impl Table {
             contribution,
             strike,
             seq,
+            timeout,
         });
         notes.push(Note::Acted {
             seat: from,
@@ -394,6 +395,7 @@ impl Table {
             shells,
             report: report.clone(),
             answer_seq: seq,
+            timeout: pending.timeout,
             before,
         });
         round.game = Some(game);
@@ -403,6 +405,7 @@ impl Table {
             seat: attacker,
             number,
             report,
+            timeout: pending.timeout,
         });
         if let Some(ending) = ending {
             round.ends.push((from, seq));

@@ -96,6 +96,8 @@ pub enum Note {
         seat: Seat,
         number: u32,
         report: Report,
+        /// The move timer fired this shot for `seat`.
+        timeout: bool,
     },
     DrawOffered(Seat),
     /// Two offers crossed: both lapsed, and the game goes on.
@@ -156,6 +158,8 @@ pub struct Pending {
     pub strike: Option<u8>,
     /// The attacker's message.
     pub seq: u32,
+    /// The move timer fired this shot for the attacker.
+    pub timeout: bool,
 }
 
 /// A claim that the other peer owes a message past its deadline (TRUST.md §10).
@@ -213,5 +217,7 @@ pub struct Played {
     pub report: Report,
     /// The defender's answer message.
     pub answer_seq: u32,
+    /// The move timer fired this shot for the attacker.
+    pub timeout: bool,
     pub(super) before: Game,
 }
