@@ -22,11 +22,16 @@ impl Duet {
 
     /// [`Duet::new`] with the host signing as `host` (a person's saved key).
     pub fn seated(host: Identity, variant: Variant) -> Result<Self, EntropyError> {
+        Self::signed(host, Identity::generate(), variant)
+    }
+
+    /// [`Duet::new`] with each side signing with its own given key.
+    pub fn signed(host: Identity, guest: Identity, variant: Variant) -> Result<Self, EntropyError> {
         let secret = *Secret::<32>::fresh()?.expose();
         let settings = crate::session::settings(variant, crate::session::GRACE_MS);
         Ok(Self {
             host: Session::host(host, secret, settings).with_timer(false),
-            guest: Session::guest(Identity::generate(), secret),
+            guest: Session::guest(guest, secret),
         })
     }
 
