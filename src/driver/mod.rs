@@ -61,4 +61,7 @@ pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Verdict,
     settings,
 };
-pub use crate::store::{Damaged, Other, PlayedBy, SavedSeat, Store, TableMeta};
+pub use crate::store::{
+    Against, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta, Tally, Totals,
+    TotalsLost,
+};

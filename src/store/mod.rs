@@ -24,7 +24,14 @@
 //! session is restored from it: secrets that do not open what this side signed would
 //! make it sign false answers.
 //!
+//! `totals.json` keeps the totals across games ([`Totals`]), with the same check; a
+//! damaged one is set aside and the totals start again from zero.
+//!
 //! Architecture invariant: files only; no game logic, no network.
+
+mod totals;
+
+pub use totals::{Against, Kind, Outcome, Tally, Totals};
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -79,6 +86,18 @@ pub struct Damaged {
     /// How many frames of the transcript file a table takes in, from the first.
     pub intact: usize,
     pub transcript: PathBuf,
+}
+
+/// A totals file that could not be read: the totals start again from zero; the
+/// file is kept aside at `kept` (if it could be moved), and no table is touched.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{path} cannot be read: the totals start again from zero (the saved games are untouched)",
+    path = .path.display()
+)]
+pub struct TotalsLost {
+    pub path: PathBuf,
+    pub kept: Option<PathBuf>,
 }
 
 /// Who a saved table is played with and by, and how to reach the other player again.
@@ -466,6 +485,29 @@ impl Store {
         self.dir
             .join("tables")
             .join(format!("{}.computer", hex::encode(table)))
+    }
+
+    /// The totals across games: none before the first is counted.
+    pub fn totals(&self) -> Result<Totals, TotalsLost> {
+        let path = self.dir.join("totals.json");
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Totals::default());
+            }
+            Err(_) => return Err(TotalsLost { path, kept: None }),
+        };
+        Totals::from_bytes(&bytes).ok_or_else(|| {
+            // Kept for a person to look at; the next save starts a fresh file.
+            let aside = self.dir.join("totals.damaged.json");
+            let kept = std::fs::rename(&path, &aside).ok().map(|()| aside);
+            TotalsLost { path, kept }
+        })
+    }
+
+    /// Saves the totals atomically.
+    pub fn save_totals(&self, totals: &Totals) -> anyhow::Result<()> {
+        write_atomic(&self.dir.join("totals.json"), &totals.to_bytes(), false)
     }
 
     /// The ids of the tables with a saved snapshot, newest first.
