@@ -19,12 +19,13 @@ use crate::rules::{
 
 mod battle;
 mod home;
+mod lot;
 mod placement;
+mod rules;
+mod totals;
 
 /// How long the radar picture stays on the chart.
 const RADAR_MS: Millis = 3_000;
-/// The pause between two cells of an animated action (a torpedo's run, the shells).
-const STEP_MS: Millis = 160;
 /// How many lines of the move log are kept on screen.
 const LOG_LINES: usize = 200;
 
@@ -55,6 +56,8 @@ pub struct Prefs {
     pub timer: bool,
     /// Friend tables use the public libp2p network (DHT, relays found there).
     pub public: bool,
+    /// Actions show at once, without animations.
+    pub reduce_motion: bool,
 }
 
 impl Default for Prefs {
@@ -64,6 +67,7 @@ impl Default for Prefs {
             mode: Mode::Armada,
             timer: true,
             public: true,
+            reduce_motion: false,
         }
     }
 }
@@ -96,6 +100,12 @@ pub struct Armada {
     /// window-sized fill less per frame for a software renderer (a third of its
     /// time). Tests render on a transparent clear and keep it.
     backdrop: bool,
+    /// The Rules screen is shown instead of the table or home, which wait under it.
+    rules: bool,
+    /// Won, lost and drawn across games, per kind of game.
+    totals: crate::driver::Totals,
+    /// Where the totals file that could not be read went: counting started again.
+    totals_lost: Option<String>,
 }
 
 /// A search for tables on the LAN (by `mDNS`, on a thread of its own).
@@ -143,59 +153,195 @@ enum Tool {
     Weapon(Weapon),
 }
 
-/// An action's effects shown one after another.
+/// An action shown as it happens, in beats: a shell falling, a torpedo crossing a
+/// cell, the aircraft's approach, the radar's turn. Each beat's effects show on the
+/// board when the beat ends; the whole runs at most [`ANIM_MS`].
 #[derive(Clone, Debug)]
 struct Anim {
     /// Whose action it was.
     seat: Seat,
+    action: Action,
     effects: Vec<Effect>,
+    beats: Vec<Beat>,
+    beat_ms: Millis,
     start: Millis,
 }
 
+/// One step of an animation: where it is, and the effects it brings.
+#[derive(Clone, Debug)]
+struct Beat {
+    cell: Coord,
+    effects: std::ops::Range<usize>,
+}
+
+/// The longest an action's animation runs.
+const ANIM_MS: Millis = 1_400;
+/// A shell's fall (a shot, each air-strike shell).
+const SHELL_MS: Millis = 260;
+/// The radar's turn.
+const SWEEP_MS: Millis = 900;
+
+/// Where an effect happens on the board.
+fn effect_cell(effect: &Effect) -> Coord {
+    match effect {
+        Effect::Miss(c) | Effect::Hit(c) | Effect::Lost(c) => *c,
+        Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => *cell,
+    }
+}
+
 impl Anim {
-    fn shown(&self, now: Millis) -> usize {
-        (now.saturating_sub(self.start) / STEP_MS + 1) as usize
+    fn new(
+        seat: Seat,
+        action: Action,
+        effects: Vec<Effect>,
+        size: crate::rules::BoardSize,
+        start: Millis,
+    ) -> Self {
+        let all = 0..effects.len();
+        let (beats, beat_ms) = match action {
+            Action::Shot(c) => (
+                vec![Beat {
+                    cell: c,
+                    effects: all,
+                }],
+                SHELL_MS,
+            ),
+            Action::Radar(c) => (
+                vec![Beat {
+                    cell: c,
+                    effects: all,
+                }],
+                SWEEP_MS,
+            ),
+            Action::AirStrike(c) => {
+                // The aircraft comes in over the square, then the shells fall in
+                // their order, one a beat.
+                let mut beats = vec![Beat {
+                    cell: c,
+                    effects: 0..0,
+                }];
+                beats.extend((0..effects.len()).map(|i| Beat {
+                    cell: effect_cell(&effects[i]),
+                    effects: i..i + 1,
+                }));
+                let ms = (ANIM_MS / beats.len() as Millis).min(SHELL_MS);
+                (beats, ms)
+            }
+            Action::Torpedo(torpedo) => {
+                // The torpedo runs cell by cell over marked cells too, and stops at
+                // the deck it hits (the last effect), or leaves the board.
+                let path: Vec<Coord> = torpedo
+                    .path(size)
+                    .map(Iterator::collect)
+                    .unwrap_or_default();
+                let stop = effects
+                    .iter()
+                    .rev()
+                    .find(|e| e.is_hit())
+                    .map(effect_cell)
+                    .and_then(|hit| path.iter().position(|c| *c == hit))
+                    .map_or(path.len(), |i| i + 1);
+                let beats: Vec<Beat> = path[..stop]
+                    .iter()
+                    .map(|cell| {
+                        let first = effects.iter().position(|e| effect_cell(e) == *cell);
+                        Beat {
+                            cell: *cell,
+                            effects: first.map_or(0..0, |i| i..i + 1),
+                        }
+                    })
+                    .collect();
+                let ms = (ANIM_MS / beats.len().max(1) as Millis).min(160);
+                (beats, ms)
+            }
+        };
+        Self {
+            seat,
+            action,
+            effects,
+            beats,
+            beat_ms,
+            start,
+        }
+    }
+
+    fn end(&self) -> Millis {
+        self.start + self.beats.len() as Millis * self.beat_ms
+    }
+
+    /// How many beats are over.
+    fn over(&self, now: Millis) -> usize {
+        ((now.saturating_sub(self.start) / self.beat_ms.max(1)) as usize).min(self.beats.len())
     }
 
     fn done(&self, now: Millis) -> bool {
-        self.shown(now) > self.effects.len()
+        now >= self.end()
     }
 
     /// The cells whose effect has not been shown yet (a sink's ship and ring count
     /// as the sink's).
     fn hidden(&self, now: Millis) -> CellSet {
         let mut cells = CellSet::EMPTY;
-        for effect in self.effects.iter().skip(self.shown(now)) {
-            match effect {
-                Effect::Miss(c) | Effect::Hit(c) => cells.insert(*c),
-                Effect::Sunk { ship, ring, .. } => cells = cells | *ship | *ring,
-                Effect::Lost(_) | Effect::Scanned { .. } => {}
+        for beat in &self.beats[self.over(now)..] {
+            for effect in &self.effects[beat.effects.clone()] {
+                match effect {
+                    Effect::Miss(c) | Effect::Hit(c) => cells.insert(*c),
+                    Effect::Sunk { ship, ring, .. } => cells = cells | *ship | *ring,
+                    Effect::Lost(_) | Effect::Scanned { .. } => {}
+                }
             }
         }
         cells
     }
 
-    /// What the animation shows over the board now: a flash where it is, and every
-    /// shell lost so far (on a cell already marked) marked as lost until it ends.
+    /// What the animation shows over the board now: the torpedo and its wake, the
+    /// aircraft and the shell falling, the radar's beam; and every shell lost so far
+    /// (on a cell already marked) marked as lost until it ends.
     fn overlays(&self, now: Millis) -> Vec<(Coord, Overlay)> {
-        let shown = self.shown(now).min(self.effects.len());
-        let mut overlays: Vec<_> = self.effects[..shown]
+        let over = self.over(now);
+        let mut overlays: Vec<_> = self.beats[..over]
             .iter()
+            .flat_map(|b| &self.effects[b.effects.clone()])
             .filter_map(|e| match e {
                 Effect::Lost(c) => Some((*c, Overlay::Lost)),
                 _ => None,
             })
             .collect();
-        if let Some(current) = shown.checked_sub(1).map(|i| &self.effects[i]) {
-            match current {
-                Effect::Miss(c) | Effect::Hit(c) => overlays.push((*c, Overlay::Flash)),
-                Effect::Sunk { cell, .. } | Effect::Scanned { cell, .. } => {
-                    overlays.push((*cell, Overlay::Flash));
+        let Some(beat) = self.beats.get(over) else {
+            return overlays;
+        };
+        let into = now.saturating_sub(self.start) % self.beat_ms.max(1);
+        let progress = u8::try_from(into * 255 / self.beat_ms.max(1)).unwrap_or(u8::MAX);
+        match self.action {
+            Action::Shot(_) => overlays.push((beat.cell, Overlay::Shell(progress))),
+            Action::Radar(c) => overlays.push((c, Overlay::Sweep(progress))),
+            Action::AirStrike(c) => {
+                if over > 0 {
+                    overlays.push((beat.cell, Overlay::Shell(progress)));
                 }
-                Effect::Lost(_) => {}
+                let elapsed = now.saturating_sub(self.start);
+                let total = (self.end() - self.start).max(1);
+                let across = u8::try_from(elapsed * 255 / total).unwrap_or(u8::MAX);
+                overlays.push((c, Overlay::Plane(across)));
+            }
+            Action::Torpedo(torpedo) => {
+                overlays.extend(
+                    self.beats[..over]
+                        .iter()
+                        .map(|b| (b.cell, Overlay::Wake(torpedo.heading))),
+                );
+                overlays.push((beat.cell, Overlay::Torpedo(torpedo.heading, progress)));
             }
         }
         overlays
+    }
+
+    /// The cells the action touched, for the highlight once it is over.
+    fn touched(&self) -> Vec<Coord> {
+        match self.action {
+            Action::Radar(c) => vec![c],
+            _ => self.effects.iter().map(effect_cell).collect(),
+        }
     }
 }
 
@@ -216,8 +362,15 @@ struct Play {
     tool: Tool,
     heading: Heading,
     cursor: Coord,
+    /// The radar picture and when it shows (once the sweep is over).
     radar: Option<(Vec<(Coord, bool)>, Millis)>,
     anims: VecDeque<Anim>,
+    /// Actions are shown at once, without animation (the player's setting).
+    calm: bool,
+    /// Who acted last and the cells the action touched, highlighted once shown.
+    last: Option<(Seat, Vec<Coord>)>,
+    /// The side whose last action hit and who acts again.
+    again: Option<Seat>,
     confirm_resign: bool,
     log: VecDeque<String>,
     saved: Option<String>,
@@ -225,6 +378,9 @@ struct Play {
     refused: Option<String>,
     /// Who declined the last draw offer, until the next action.
     declined: Option<Seat>,
+    /// Once the game's verdict is settled: its kind, and the kind's totals with the
+    /// game counted (`None` if the verdict leaves it uncounted).
+    tally: Option<(crate::driver::Kind, Option<crate::driver::Tally>)>,
 }
 
 impl Armada {
@@ -235,6 +391,17 @@ impl Armada {
             .and_then(|s| std::fs::read(s.dir().join("window.json")).ok())
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
+        let (totals, totals_lost) = match store.as_ref().map(Store::totals) {
+            Some(Err(lost)) => {
+                let path = lost.kept.as_ref().unwrap_or(&lost.path);
+                (
+                    crate::driver::Totals::default(),
+                    Some(path.display().to_string()),
+                )
+            }
+            Some(Ok(totals)) => (totals, None),
+            None => (crate::driver::Totals::default(), None),
+        };
         let mut armada = Self {
             text: Text::new(prefs.lang),
             prefs,
@@ -253,6 +420,9 @@ impl Armada {
             note: None,
             lan: None,
             backdrop: true,
+            rules: false,
+            totals,
+            totals_lost,
         };
         // A game left unfinished when the window closed opens again where it was.
         if let Some(id) = armada.home_info().unfinished {
@@ -406,13 +576,20 @@ impl Armada {
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(wait));
             }
+            play.calm = self.prefs.reduce_motion;
             play.advance(now, &self.text);
+            // A click anywhere shows the running animations' outcome at once.
+            if !play.anims.is_empty() && ui.input(|i| i.pointer.any_click()) {
+                play.skip(now);
+            }
             if !play.anims.is_empty() || play.radar.is_some() {
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(50));
             }
         }
         self.poll_connecting(now);
+        self.count_game();
+        self.rules_keys(ui.ctx());
         egui::Panel::top("top").show(ui, |ui| self.top_bar(ui));
         let mut central = egui::CentralPanel::default();
         if !self.backdrop {
@@ -420,6 +597,19 @@ impl Armada {
                 central.frame(egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT));
         }
         central.show(ui, |ui| {
+            if self.rules {
+                if rules::show(ui, &self.text) {
+                    self.rules = false;
+                }
+                // A host waiting under the rules still starts the game once the guest
+                // is ready, as the table's own screen would.
+                if let Some(play) = &mut self.play
+                    && stage(play.driver.session()) == Stage::Waiting
+                {
+                    play.start_when_ready(now);
+                }
+                return;
+            }
             egui::ScrollArea::both().show(ui, |ui| {
                 let mut home = false;
                 match &mut self.play {
@@ -460,12 +650,47 @@ impl Armada {
                 self.prefs.lang = lang;
                 self.save_prefs();
             }
+            if ui
+                .checkbox(
+                    &mut self.prefs.reduce_motion,
+                    self.text.get("reduce-motion"),
+                )
+                .on_hover_text(self.text.get("reduce-motion-tip"))
+                .changed()
+            {
+                self.save_prefs();
+            }
+            if ui
+                .add(egui::Button::new(self.text.get("rules-button")).selected(self.rules))
+                .clicked()
+            {
+                self.rules = !self.rules;
+            }
             if (self.play.is_some() || self.connecting.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
+                self.rules = false;
                 self.go_home();
             }
         });
+    }
+
+    /// F1 and `?` open and close the Rules screen, Escape closes it; `?` is left to a
+    /// text field being typed in.
+    fn rules_keys(&mut self, ctx: &egui::Context) {
+        let typing = ctx.text_edit_focused();
+        let open = self.rules;
+        let (toggle, close) = ctx.input_mut(|i| {
+            let f1 = i.consume_key(egui::Modifiers::NONE, egui::Key::F1);
+            let question = !typing && i.consume_key(egui::Modifiers::NONE, egui::Key::Questionmark);
+            let escape = open && i.consume_key(egui::Modifiers::NONE, egui::Key::Escape);
+            (f1 || question, escape)
+        });
+        if close {
+            self.rules = false;
+        } else if toggle {
+            self.rules = !self.rules;
+        }
     }
 
     /// Back to the home screen: a friend table is left for good (a game under way
@@ -613,19 +838,29 @@ impl Play {
             cursor: Coord::new(0, 0).expect("A1 is on every board"),
             radar: None,
             anims: VecDeque::new(),
+            calm: false,
+            last: None,
+            again: None,
             confirm_resign: false,
             log: VecDeque::new(),
             saved: None,
             refused: None,
             declined: None,
+            tally: None,
             driver,
         };
         // A restored table's moves so far, newest first, as the log shows them.
         let me = play.driver.session().seat();
         for played in play.driver.session().table().history() {
-            play.log
-                .push_front(log_line(t, played.seat == me, &played.report));
+            play.log.push_front(log_line(
+                t,
+                variant,
+                played.seat == me,
+                &played.report,
+                played.timeout,
+            ));
         }
+        play.log_lot(t);
         play.advance(now, t);
         play
     }
@@ -643,27 +878,43 @@ impl Play {
                     self.holding = Some((0, None));
                     self.anims.clear();
                     self.radar = None;
+                    self.last = None;
+                    self.again = None;
                     self.confirm_resign = false;
                     self.saved = None;
                     self.declined = None;
                 }
                 Event::Table(Note::DrawDeclined(seat)) => self.declined = Some(seat),
                 Event::Table(Note::DrawOffered(_)) => self.declined = None,
-                Event::Table(Note::Resolved { seat, report, .. }) => {
+                Event::Table(Note::Resolved {
+                    seat,
+                    report,
+                    timeout,
+                    ..
+                }) => {
                     self.declined = None;
-                    self.log.push_front(log_line(t, seat == me, &report));
+                    let variant = self
+                        .driver
+                        .session()
+                        .table()
+                        .variant()
+                        .unwrap_or(Variant::Armada);
+                    self.log
+                        .push_front(log_line(t, variant, seat == me, &report, timeout));
                     self.log.truncate(LOG_LINES);
+                    let size = variant.size();
+                    // One action's animation follows the one before it.
+                    let start = self.anims.back().map_or(now, |a| a.end().max(now));
+                    let anim = Anim::new(seat, report.action, report.effects.clone(), size, start);
+                    let shown = if self.calm { now } else { anim.end() };
                     if seat == me {
-                        self.radar = report.radar_picture().map(|p| (p, now));
+                        self.radar = report.radar_picture().map(|p| (p, shown));
                     }
-                    let start = self.anims.back().map_or(now, |a| {
-                        (a.start + a.effects.len() as Millis * STEP_MS).max(now)
-                    });
-                    self.anims.push_back(Anim {
-                        seat,
-                        effects: report.effects,
-                        start,
-                    });
+                    self.again = report.again.then_some(seat);
+                    self.last = Some((seat, anim.touched()));
+                    if !self.calm {
+                        self.anims.push_back(anim);
+                    }
                 }
                 _ => {}
             }
@@ -680,16 +931,25 @@ impl Play {
         }
     }
 
+    /// Ends the running animations: their effects show at once.
+    fn skip(&mut self, now: Millis) {
+        self.anims.clear();
+        if let Some((_, at)) = &mut self.radar {
+            *at = (*at).min(now);
+        }
+    }
+
     /// Draws the table; true when the player asked to go home.
     fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text, store: Option<&Store>) -> bool {
         let session = self.driver.session();
         let stage = stage(session);
         let score = session.score();
+        let me = session.seat();
         ui.label(t.with(
             "score",
             &[
-                ("me", Arg::Num(f64::from(score[0]) / 2.0)),
-                ("them", Arg::Num(f64::from(score[1]) / 2.0)),
+                ("me", Arg::Num(f64::from(score[me.index()]) / 2.0)),
+                ("them", Arg::Num(f64::from(score[me.other().index()]) / 2.0)),
             ],
         ));
         match stage {
@@ -728,19 +988,30 @@ impl Play {
     }
 }
 
-/// A line of the move log: who acted (`mine`: the player), what and with what effect.
-fn log_line(t: &Text, mine: bool, report: &crate::rules::Report) -> String {
+/// A line of the move log: who acted (`mine`: the player), what and with what
+/// effect, and whether the move timer fired it (not the player's choice).
+fn log_line(
+    t: &Text,
+    variant: Variant,
+    mine: bool,
+    report: &crate::rules::Report,
+    timeout: bool,
+) -> String {
     let line = if mine { "log-you" } else { "log-they" };
-    t.with(line, &[("what", Arg::from(describe(t, report)))])
+    let mut what = describe(t, variant, report);
+    if timeout {
+        what = t.with("log-timeout", &[("what", Arg::from(what))]);
+    }
+    t.with(line, &[("what", Arg::from(what))])
 }
 
 /// An action and what it did, in the window's language.
-fn describe(t: &Text, report: &crate::rules::Report) -> String {
-    let cell = |c: Coord| Arg::from(c.to_string());
+fn describe(t: &Text, variant: Variant, report: &crate::rules::Report) -> String {
+    let cell = |c: Coord| Arg::from(cell_name(t, variant, c));
     let mut text = match report.action {
         Action::Shot(c) => t.with("act-shot", &[("cell", cell(c))]),
         Action::Torpedo(Torpedo { heading, line }) => {
-            let arrow = Arg::from(arrow(heading));
+            let arrow = Arg::from(arrow(t, heading));
             match heading {
                 Heading::Right | Heading::Left => t.with(
                     "act-torpedo-row",
@@ -749,7 +1020,10 @@ fn describe(t: &Text, report: &crate::rules::Report) -> String {
                 Heading::Down | Heading::Up => t.with(
                     "act-torpedo-column",
                     &[
-                        ("line", Arg::from(char::from(b'A' + line).to_string())),
+                        (
+                            "line",
+                            Arg::from(columns(t, variant)[usize::from(line)].to_string()),
+                        ),
                         ("arrow", arrow),
                     ],
                 ),
@@ -794,13 +1068,14 @@ fn describe(t: &Text, report: &crate::rules::Report) -> String {
     text
 }
 
-fn arrow(heading: Heading) -> &'static str {
-    match heading {
-        Heading::Right => "→",
-        Heading::Down => "↓",
-        Heading::Left => "←",
-        Heading::Up => "↑",
-    }
+/// The way a torpedo runs, in words: the window's font has no arrow glyphs.
+fn arrow(t: &Text, heading: Heading) -> String {
+    t.get(match heading {
+        Heading::Right => "dir-right",
+        Heading::Down => "dir-down",
+        Heading::Left => "dir-left",
+        Heading::Up => "dir-up",
+    })
 }
 
 /// Why an action may not be aimed there, in the window's language.
@@ -837,6 +1112,25 @@ fn chart_look(mark: Mark) -> Option<Look> {
     }
 }
 
+/// The column letters the window shows: the Russian classic board's own А–К in
+/// Russian classic mode, A–J otherwise.
+fn columns(t: &Text, variant: Variant) -> &'static [char; 12] {
+    if t.lang() == Lang::Ru && !variant.has_weapons() {
+        &super::board::CYRILLIC
+    } else {
+        &super::board::LATIN
+    }
+}
+
+/// A cell's name as the window writes it (`E5`, or `Д5` in Russian classic mode).
+fn cell_name(t: &Text, variant: Variant, cell: Coord) -> String {
+    format!(
+        "{}{}",
+        columns(t, variant)[usize::from(cell.col())],
+        cell.row() + 1
+    )
+}
+
 /// The cell size that fits two boards of `side` cells side by side in `width`.
 fn cell_size(width: f32, side: u8) -> f32 {
     ((width - 80.0) / (2.0 * (f32::from(side) + 0.8))).clamp(22.0, 40.0)
@@ -846,28 +1140,133 @@ fn cell_size(width: f32, side: u8) -> f32 {
 mod tests {
     use super::*;
 
-    /// An air strike's shells one by one: each flashes as it falls; a shell lost on a
-    /// cell already marked stays marked as lost until the animation ends.
+    fn c(name: &str) -> Coord {
+        Coord::parse(name, crate::rules::BoardSize::STANDARD).unwrap()
+    }
+
+    /// An air strike: the aircraft comes in, then the shells fall one a beat; each
+    /// shell's cell shows its outcome when it lands, and a shell lost on a cell
+    /// already marked stays marked as lost until the strike is over.
     #[test]
-    fn lost_shells_stay_marked_as_lost_while_the_strike_falls() {
-        let c = |name: &str| Coord::parse(name, crate::rules::BoardSize::STANDARD).unwrap();
-        let anim = Anim {
-            seat: Seat::Host,
-            effects: vec![
-                Effect::Miss(c("A1")),
-                Effect::Lost(c("B1")),
-                Effect::Hit(c("C1")),
-            ],
-            start: 1_000,
-        };
-        let at = |step: Millis| anim.overlays(1_000 + step * STEP_MS);
-        assert_eq!(at(0), vec![(c("A1"), Overlay::Flash)]);
-        assert_eq!(at(1), vec![(c("B1"), Overlay::Lost)]);
-        assert_eq!(
-            at(2),
-            vec![(c("B1"), Overlay::Lost), (c("C1"), Overlay::Flash)]
+    fn an_air_strike_shows_its_shells_falling_one_by_one() {
+        let effects = vec![
+            Effect::Miss(c("A1")),
+            Effect::Lost(c("B1")),
+            Effect::Hit(c("C1")),
+        ];
+        let anim = Anim::new(
+            Seat::Host,
+            Action::AirStrike(c("B2")),
+            effects,
+            crate::rules::BoardSize::STANDARD,
+            1_000,
         );
-        assert!(!anim.done(1_000 + 2 * STEP_MS));
-        assert!(anim.done(1_000 + 3 * STEP_MS));
+        let beat = anim.beat_ms;
+        let at = |step: Millis| 1_000 + step * beat + beat / 2;
+        let shells = |now| {
+            anim.overlays(now)
+                .into_iter()
+                .filter(|(_, o)| !matches!(o, Overlay::Plane(_)))
+                .map(|(cell, o)| (cell, std::mem::discriminant(&o)))
+                .collect::<Vec<_>>()
+        };
+        let shell = std::mem::discriminant(&Overlay::Shell(0));
+        let lost = std::mem::discriminant(&Overlay::Lost);
+        // The approach: nothing falls yet, and nothing is shown.
+        assert!(shells(at(0)).is_empty());
+        assert!(
+            anim.overlays(at(0))
+                .iter()
+                .any(|(cell, o)| *cell == c("B2") && matches!(o, Overlay::Plane(_)))
+        );
+        assert_eq!(anim.hidden(at(0)).len(), 2);
+        assert_eq!(shells(at(1)), vec![(c("A1"), shell)]);
+        assert_eq!(shells(at(2)), vec![(c("B1"), shell)]);
+        assert_eq!(shells(at(3)), vec![(c("B1"), lost), (c("C1"), shell)]);
+        assert!(anim.hidden(at(3)).contains(c("C1")));
+        assert!(!anim.hidden(at(3)).contains(c("A1")));
+        assert!(!anim.done(at(3)));
+        assert!(anim.done(1_000 + 4 * beat));
+        assert!(anim.end() - 1_000 <= ANIM_MS);
+    }
+
+    /// A torpedo runs over marked cells too and stops at the deck it hits, its wake
+    /// behind it; the whole run fits the animation's time even on a 12×12 board.
+    #[test]
+    fn a_torpedo_runs_cell_by_cell_and_stops_at_its_hit() {
+        let torpedo = Torpedo {
+            heading: Heading::Right,
+            line: 0,
+        };
+        // A1 was marked before: no effect there, but the torpedo crosses it.
+        let effects = vec![
+            Effect::Miss(c("B1")),
+            Effect::Miss(c("C1")),
+            Effect::Hit(c("D1")),
+        ];
+        let anim = Anim::new(
+            Seat::Guest,
+            Action::Torpedo(torpedo),
+            effects,
+            crate::rules::BoardSize::STANDARD,
+            0,
+        );
+        assert_eq!(anim.beats.len(), 4);
+        let beat = anim.beat_ms;
+        let mid = |step: Millis| step * beat + beat / 2;
+        let overlays = anim.overlays(mid(2));
+        assert!(overlays.contains(&(c("A1"), Overlay::Wake(Heading::Right))));
+        assert!(overlays.contains(&(c("B1"), Overlay::Wake(Heading::Right))));
+        assert!(
+            overlays
+                .iter()
+                .any(|(cell, o)| *cell == c("C1")
+                    && matches!(o, Overlay::Torpedo(Heading::Right, _)))
+        );
+        assert!(!anim.hidden(mid(2)).contains(c("B1")));
+        assert!(anim.hidden(mid(2)).contains(c("D1")));
+        assert!(anim.done(4 * beat));
+        let side = crate::rules::BoardSize::LARGE;
+        let long = Anim::new(Seat::Guest, Action::Torpedo(torpedo), vec![], side, 0);
+        assert_eq!(long.beats.len(), 12);
+        assert!(long.end() <= ANIM_MS);
+    }
+
+    /// A shot the move timer fired is labelled as such in the log; the player's own
+    /// shots are not.
+    #[test]
+    fn a_timeout_shot_is_labelled_in_the_log() {
+        let report = crate::rules::Report {
+            action: Action::Shot(c("E5")),
+            effects: vec![Effect::Miss(c("E5"))],
+            again: false,
+            ending: None,
+        };
+        let t = Text::new(Lang::En);
+        assert_eq!(
+            log_line(&t, Variant::Armada, false, &report, true),
+            "Opponent: shot E5: E5 miss (the move timer ran out)"
+        );
+        assert_eq!(
+            log_line(&t, Variant::Armada, true, &report, false),
+            "You: shot E5: E5 miss"
+        );
+    }
+
+    /// Russian classic mode names columns as the classic Russian board does, А–К
+    /// without Й; Armada, and the other languages, keep A–J.
+    #[test]
+    fn russian_classic_columns_run_from_a_to_ka_without_short_i() {
+        let classic = Variant::classic(10).unwrap();
+        let ru = Text::new(Lang::Ru);
+        let names: Vec<String> = (0..10)
+            .map(|col| cell_name(&ru, classic, Coord::new(col, 0).unwrap()))
+            .collect();
+        assert_eq!(names.join(" "), "А1 Б1 В1 Г1 Д1 Е1 Ж1 З1 И1 К1");
+        assert!(!names.iter().any(|n| n.contains('Й')));
+        assert_eq!(cell_name(&ru, Variant::Armada, c("J10")), "J10");
+        assert_eq!(cell_name(&Text::new(Lang::Uk), classic, c("J10")), "J10");
+        let twelve = Variant::classic(12).unwrap();
+        assert_eq!(cell_name(&ru, twelve, Coord::new(11, 11).unwrap()), "М12");
     }
 }

@@ -944,10 +944,12 @@ mod c12_illegal_actions {
         d.liar.act(Action::Shot(due), true);
         d.drive();
         assert_eq!(d.proven(), None);
-        assert_eq!(
-            d.host.table().history().last().unwrap().action,
-            Action::Shot(due)
-        );
+        let played = d.host.table().history().last().unwrap();
+        assert_eq!(played.action, Action::Shot(due));
+        // The record says the clock fired it, for the log to say so.
+        assert!(played.timeout);
+        let chosen = d.host.table().history().iter().filter(|p| !p.timeout);
+        assert_eq!(chosen.count(), d.host.table().history().len() - 1);
     }
 }
 

@@ -6,7 +6,9 @@ use egui::{Color32, Id, Key, RichText};
 
 use super::super::board::{self, Look, Overlay};
 use super::super::i18n::{Arg, Text};
-use super::{Anim, Play, Stage, Tool, arrow, cell_size, chart_look, look_name, why};
+use super::{
+    Anim, Play, Stage, Tool, arrow, cell_name, cell_size, chart_look, columns, look_name, why,
+};
 use crate::driver::Store;
 use crate::driver::Verdict;
 use crate::driver::{Command, Millis};
@@ -37,13 +39,12 @@ impl Play {
         }
         self.link_line(ui, t);
         self.turn_line(ui, now, t, &game, stage);
+        self.lot_line(ui, t);
         if stage == Stage::Battle {
             hud(ui, t, &game, me);
         }
-        let mut home = false;
         if stage == Stage::Over {
-            // The outcome first, the boards (with the revealed fleet) below.
-            home = self.results(ui, now, t, store, &game);
+            return self.over(ui, now, t, store, &game);
         }
         let cell = cell_size(ui.available_width(), game.variant().size().side());
         ui.horizontal_top(|ui| {
@@ -72,7 +73,7 @@ impl Play {
                 ui.label(line);
             }
         });
-        home
+        false
     }
 
     fn battle_keys(&mut self, ui: &egui::Ui, now: Millis, game: &Game) {
@@ -137,50 +138,102 @@ impl Play {
         }
     }
 
+    /// The banner: whose turn it is (and another action after a hit), with the move
+    /// timer beside it at a friend's table.
     fn turn_line(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, stage: Stage) {
         let session = self.driver.session();
         let me = session.seat();
         let waiting = session.table().pending().is_some();
         // The game may have passed the turn already; the player's own shells are
         // still being shown falling, and the label waits for the last one.
-        let landing = self.anims.iter().any(|a| a.seat == me && a.start <= now);
+        let landing = self.anims.iter().find(|a| a.seat == me && a.start <= now);
         let id = match stage {
             Stage::Over => "turn-over",
             _ if waiting => "turn-answer",
-            _ if landing => "turn-landing",
+            _ if landing.is_some_and(|a| matches!(a.action, Action::Radar(_))) => "turn-sweeping",
+            _ if landing.is_some() => "turn-landing",
             _ if game.mover() == me => "turn-yours",
             _ => "turn-theirs",
         };
-        let colour = if id == "turn-yours" {
-            Color32::from_rgb(120, 220, 140)
-        } else {
-            ui.visuals().text_color()
+        let again = match (id, self.again) {
+            ("turn-yours", Some(seat)) if seat == me => Some(t.get("turn-again")),
+            ("turn-theirs", Some(seat)) if seat != me => Some(t.get("turn-again-theirs")),
+            _ => None,
         };
-        ui.label(RichText::new(t.get(id)).size(20.0).color(colour));
-        let Some(settings) = session.table().settings() else {
-            return;
+        let fill = match id {
+            "turn-yours" => Color32::from_rgb(28, 96, 52),
+            "turn-theirs" => Color32::from_rgb(96, 50, 40),
+            _ => Color32::from_rgb(44, 52, 72),
         };
-        if stage == Stage::Battle
-            && session.table().timer()
-            && !waiting
-            && let Some(deadline) = session.poll_timeout()
+        let timer = self.timer_left(now, game, stage);
+        egui::Frame::new()
+            .fill(fill)
+            .corner_radius(6.0)
+            .inner_margin(egui::Margin::symmetric(12, 6))
+            .show(ui, |ui| {
+                ui.set_min_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    ui.label(
+                        RichText::new(t.get(id))
+                            .size(22.0)
+                            .strong()
+                            .color(Color32::WHITE),
+                    );
+                    if let Some(again) = again {
+                        ui.label(
+                            RichText::new(again)
+                                .size(18.0)
+                                .color(Color32::from_rgb(255, 220, 110)),
+                        );
+                    }
+                    if let Some((left, fraction)) = timer {
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let seconds = left.div_ceil(1000) as u32;
+                            // The last five seconds in red: the clock is about to shoot.
+                            let colour = if seconds <= 5 {
+                                Color32::from_rgb(255, 110, 100)
+                            } else {
+                                Color32::WHITE
+                            };
+                            ui.add(
+                                egui::ProgressBar::new(fraction)
+                                    .desired_width(160.0)
+                                    .fill(colour.gamma_multiply(0.7)),
+                            );
+                            ui.label(
+                                RichText::new(
+                                    t.with("timer-left", &[("seconds", Arg::from(seconds))]),
+                                )
+                                .size(22.0)
+                                .strong()
+                                .color(colour),
+                            );
+                        });
+                    }
+                });
+            });
+    }
+
+    /// The move timer's milliseconds left and the fraction of the move they are,
+    /// while it runs.
+    fn timer_left(&self, now: Millis, game: &Game, stage: Stage) -> Option<(Millis, f32)> {
+        let session = self.driver.session();
+        let me = session.seat();
+        let settings = session.table().settings()?;
+        if stage != Stage::Battle || !session.table().timer() || session.table().pending().is_some()
         {
-            let now = self.driver.clock(now);
-            let move_ms = Millis::from(settings.move_ms);
-            let end = if game.mover() == me {
-                deadline
-            } else {
-                deadline.saturating_sub(Millis::from(settings.grace_ms))
-            };
-            let left = end.saturating_sub(now).min(move_ms);
-            let fraction = left as f32 / move_ms as f32;
-            let seconds = left.div_ceil(1000) as u32;
-            ui.add(
-                egui::ProgressBar::new(fraction)
-                    .desired_width(240.0)
-                    .text(t.with("timer-left", &[("seconds", Arg::from(seconds))])),
-            );
+            return None;
         }
+        let deadline = session.poll_timeout()?;
+        let now = self.driver.clock(now);
+        let move_ms = Millis::from(settings.move_ms);
+        let end = if game.mover() == me {
+            deadline
+        } else {
+            deadline.saturating_sub(Millis::from(settings.grace_ms))
+        };
+        let left = end.saturating_sub(now).min(move_ms);
+        Some((left, left as f32 / move_ms as f32))
     }
 
     fn own_board(&self, ui: &mut egui::Ui, now: Millis, t: &Text, game: &Game, cell: f32) {
@@ -209,10 +262,22 @@ impl Play {
             .map(|c| (c, Overlay::Swept))
             .collect();
         overlays.extend(self.anim_overlays(now, me.other()));
+        overlays.extend(self.last_overlays(me.other()));
         let name = t.get("board-own");
-        board::show(ui, Id::new("own"), size, cell, &look, &overlays, &|c| {
-            cell_label(t, &name, c, look(c), &overlays)
-        });
+        let variant = game.variant();
+        board::show(
+            ui,
+            &board::Sheet {
+                id: Id::new("own"),
+                size,
+                cell,
+                columns: columns(t, variant),
+                hulls: board::Hulls::Own,
+                look: &look,
+                overlays: &overlays,
+                label: &|c| cell_label(t, variant, &name, c, look(c), &overlays),
+            },
+        );
     }
 
     fn enemy_board(
@@ -246,8 +311,9 @@ impl Play {
             };
             chart_look(chart.mark(c)).unwrap_or(unknown)
         };
-        let mut overlays = Vec::new();
-        if let Some((picture, _)) = &self.radar {
+        let mut overlays = self.last_overlays(me);
+        let radar = self.radar.clone().filter(|(_, at)| now >= *at);
+        if let Some((picture, _)) = &radar {
             overlays.extend(picture.iter().map(|(c, deck)| {
                 (
                     *c,
@@ -283,9 +349,20 @@ impl Play {
             overlays.push((self.cursor, Overlay::Cursor));
         }
         let name = t.get("board-enemy");
-        let gesture = board::show(ui, Id::new("enemy"), size, cell, &look, &overlays, &|c| {
-            cell_label(t, &name, c, look(c), &overlays)
-        });
+        let variant = game.variant();
+        let gesture = board::show(
+            ui,
+            &board::Sheet {
+                id: Id::new("enemy"),
+                size,
+                cell,
+                columns: columns(t, variant),
+                hulls: board::Hulls::Enemy,
+                look: &look,
+                overlays: &overlays,
+                label: &|c| cell_label(t, variant, &name, c, look(c), &overlays),
+            },
+        );
         ui.ctx().data_mut(|d| match gesture.hovered {
             Some(c) => {
                 d.insert_temp(Id::new("aim"), (c.col(), c.row()));
@@ -301,7 +378,7 @@ impl Play {
         }
         // One line under the chart, always there (the controls below never jump): why
         // the aim is refused where the pointer is, or what the radar shows.
-        let line = match (&self.radar, refused.filter(|_| hover.is_some())) {
+        let line = match (&radar, refused.filter(|_| hover.is_some())) {
             (Some((picture, _)), _) => {
                 let decks = picture.iter().filter(|(_, deck)| *deck).count();
                 RichText::new(t.with("radar-picture", &[("decks", Arg::from(decks))]))
@@ -319,6 +396,17 @@ impl Play {
             .iter()
             .filter(|a| a.seat == seat)
             .fold(CellSet::EMPTY, |all, a| all | a.hidden(now))
+    }
+
+    /// The cells `seat`'s last action touched, on the board it hit, once no
+    /// animation of `seat`'s runs there.
+    fn last_overlays(&self, seat: Seat) -> Vec<(Coord, Overlay)> {
+        match &self.last {
+            Some((by, cells)) if *by == seat && self.anims.iter().all(|a| a.seat != seat) => {
+                cells.iter().map(|c| (*c, Overlay::Last)).collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// What the running animation of `seat`'s action shows over the board it hits.
@@ -361,13 +449,18 @@ impl Play {
             ];
             for (tool, label, left) in tools {
                 let button = egui::Button::selectable(self.tool == tool, label);
-                if ui.add_enabled(left, button).clicked() {
+                let tip = tool_tip(t, tool, stock);
+                let response = ui
+                    .add_enabled(left, button)
+                    .on_hover_text(&tip)
+                    .on_disabled_hover_text(&tip);
+                if response.clicked() {
                     self.tool = tool;
                 }
             }
         });
         if self.tool == Tool::Weapon(Weapon::Torpedo) {
-            let label = t.with("heading", &[("arrow", Arg::from(arrow(self.heading)))]);
+            let label = t.with("heading", &[("arrow", Arg::from(arrow(t, self.heading)))]);
             if ui.button(label).clicked() {
                 self.heading = next_heading(self.heading);
             }
@@ -447,6 +540,82 @@ impl Play {
         });
     }
 
+    /// The results, laid out to fit the window without scrolling: the outcome and
+    /// the buttons in one band, both boards (the revealed fleet) sized by the height
+    /// left as well as the width, and the figures and verdicts beside them (under
+    /// them in a narrow window); true when the player asked to go home.
+    fn over(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        store: Option<&Store>,
+        game: &Game,
+    ) -> bool {
+        let home = self.results(ui, now, t, store, game);
+        let spacing = ui.spacing().item_spacing;
+        let wide = ui.available_width() >= 900.0;
+        let column = if wide {
+            (ui.available_width() * 0.27).clamp(280.0, 400.0)
+        } else {
+            0.0
+        };
+        // Each board has its name above it, the enemy's a line under it, and the
+        // move log's header comes last.
+        let line = ui.text_style_height(&egui::TextStyle::Body) + spacing.y;
+        let height = ui.available_height() - 3.0 * line - 3.0 * spacing.y - 12.0;
+        let width = ui.available_width() - column - 2.0 * spacing.x;
+        let cell = over_cell(width, height, game.variant().size().side());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.label(RichText::new(t.get("board-own")).strong());
+                self.own_board(ui, now, t, game, cell);
+            });
+            ui.add_space(cell);
+            ui.vertical(|ui| {
+                ui.label(RichText::new(t.get("board-enemy")).strong());
+                self.enemy_board(ui, now, t, game, cell, false);
+            });
+            if wide {
+                ui.add_space(spacing.x);
+                ui.vertical(|ui| {
+                    ui.set_max_width(column);
+                    self.figures(ui, t);
+                });
+            }
+        });
+        if !wide {
+            self.figures(ui, t);
+        }
+        home
+    }
+
+    /// The figures beside the boards: statistics, verdicts, where the transcript
+    /// went, and the move log (folded).
+    fn figures(&self, ui: &mut egui::Ui, t: &Text) {
+        let session = self.driver.session();
+        stats(ui, t, session);
+        verdicts(ui, t, session);
+        if let Some(saved) = &self.saved {
+            ui.add_space(6.0);
+            ui.label(saved);
+        }
+        ui.add_space(6.0);
+        ui.collapsing(t.get("log-title"), |ui| {
+            // A long game's log scrolls in the room left, the boards stay in view.
+            egui::ScrollArea::vertical()
+                .id_salt("over_log")
+                .max_height(ui.available_height().max(160.0))
+                .show(ui, |ui| {
+                    for line in &self.log {
+                        ui.label(line);
+                    }
+                });
+        });
+    }
+
+    /// The results' band: who won and how, then the buttons and this kind of game's
+    /// totals.
     fn results(
         &mut self,
         ui: &mut egui::Ui,
@@ -457,7 +626,6 @@ impl Play {
     ) -> bool {
         let session = self.driver.session();
         let me = session.seat();
-        ui.add_space(8.0);
         let table = session.table();
         if let Some((id, how)) = headline(t, me, table.settled(), game.ending(), table.history()) {
             let colour = match id {
@@ -465,16 +633,26 @@ impl Play {
                 "result-lose" => Color32::from_rgb(240, 120, 110),
                 _ => ui.visuals().text_color(),
             };
-            ui.label(RichText::new(t.get(id)).size(24.0).color(colour));
-            ui.label(how);
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(t.get(id)).size(24.0).color(colour));
+                ui.label(how);
+            });
         }
-        stats(ui, t, session);
-        verdicts(ui, t, session);
-        let settled = session.table().settled().is_some();
+        let settled = table.settled().is_some();
+        // Another game needs both: say who has asked.
+        let (mine, theirs) = (table.wants_again(me), table.wants_again(me.other()));
+        if settled && (mine || theirs) {
+            let (id, colour) = if mine {
+                ("again-asked", ui.visuals().text_color())
+            } else {
+                ("again-theirs", Color32::from_rgb(255, 220, 110))
+            };
+            ui.label(RichText::new(t.get(id)).size(16.0).color(colour));
+        }
         let mut home = false;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
-                .add_enabled(settled, egui::Button::new(t.get("play-again")))
+                .add_enabled(settled && !mine, egui::Button::new(t.get("play-again")))
                 .clicked()
             {
                 let _ = self.driver.command(now, Command::PlayAgain);
@@ -497,12 +675,22 @@ impl Play {
             if ui.button(t.get("home")).clicked() {
                 home = true;
             }
+            if let Some((kind, tally)) = self.tally {
+                ui.add_space(12.0);
+                ui.label(super::totals::line(t, kind, tally));
+            }
         });
-        if let Some(saved) = &self.saved {
-            ui.label(saved);
-        }
         home
     }
+}
+
+/// The results' cell size: two boards of `side` cells and a cell between them in
+/// `width`, one board in `height`.
+fn over_cell(width: f32, height: f32, side: u8) -> f32 {
+    let board = f32::from(side) + 0.8;
+    (width / (2.0 * board + 1.0))
+        .min(height / board)
+        .clamp(14.0, 40.0)
 }
 
 /// What a player may know of the other side at a glance: its ships still afloat,
@@ -513,29 +701,51 @@ fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat) {
     let mut kinds: Vec<u8> = spec.lengths().to_vec();
     kinds.sort_unstable_by(|a, b| b.cmp(a));
     kinds.dedup();
-    let afloat: Vec<String> = kinds
+    let counts: Vec<(u8, usize, usize)> = kinds
         .iter()
         .map(|&len| {
             let gone = sunk.iter().filter(|&&l| l == len).count();
-            let left = spec.count(len).saturating_sub(gone);
+            let total = spec.count(len);
+            (len, total.saturating_sub(gone), total)
+        })
+        .collect();
+    let afloat: Vec<String> = counts
+        .iter()
+        .map(|&(len, left, _)| {
             format!(
                 "{} ×{left}",
                 t.with("ship", &[("len", Arg::from(u32::from(len)))])
             )
         })
         .collect();
-    ui.label(t.with("hud-afloat", &[("ships", Arg::from(afloat.join(" · ")))]));
-    if game.variant().has_weapons() {
-        let stock = game.stock(me.other());
-        ui.label(t.with(
-            "hud-their-stock",
-            &[
-                ("torpedoes", Arg::from(u32::from(stock.torpedoes))),
-                ("air", Arg::from(u32::from(stock.air_strikes))),
-                ("radar", Arg::from(u32::from(stock.radars))),
-            ],
-        ));
-    }
+    let line = t.with("hud-afloat", &[("ships", Arg::from(afloat.join(" · ")))]);
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(t.get("hud-fleet")).strong());
+        board::fleet_row(ui, &counts, &line);
+        if game.variant().has_weapons() {
+            ui.add_space(16.0);
+            let stock = game.stock(me.other());
+            ui.label(t.with(
+                "hud-their-stock",
+                &[
+                    ("torpedoes", Arg::from(u32::from(stock.torpedoes))),
+                    ("air", Arg::from(u32::from(stock.air_strikes))),
+                    ("radar", Arg::from(u32::from(stock.radars))),
+                ],
+            ));
+        }
+    });
+}
+
+/// What a tool does and how many are left, for its button's tooltip.
+fn tool_tip(t: &Text, tool: Tool, stock: crate::rules::Stock) -> String {
+    let (id, left) = match tool {
+        Tool::Shot => return t.get("tip-shot"),
+        Tool::Weapon(Weapon::Torpedo) => ("tip-torpedo", stock.torpedoes),
+        Tool::Weapon(Weapon::AirStrike) => ("tip-air", stock.air_strikes),
+        Tool::Weapon(Weapon::Radar) => ("tip-radar", stock.radars),
+    };
+    t.with(id, &[("left", Arg::from(u32::from(left)))])
 }
 
 fn next_heading(heading: Heading) -> Heading {
@@ -565,6 +775,7 @@ fn preview(action: &Action, size: crate::rules::BoardSize) -> Vec<Coord> {
 /// lies over it that a player acts on (the aim, a refused aim, a lost shell).
 fn cell_label(
     t: &Text,
+    variant: crate::rules::Variant,
     board: &str,
     cell: Coord,
     look: Look,
@@ -574,7 +785,7 @@ fn cell_label(
         "cell-label",
         &[
             ("board", Arg::from(board)),
-            ("cell", Arg::from(cell.to_string())),
+            ("cell", Arg::from(cell_name(t, variant, cell))),
             ("state", Arg::from(look_name(t, look))),
         ],
     );

@@ -118,6 +118,7 @@ impl Armada {
             return;
         }
         let (resume, resume_friend) = self.saved_tables_section(ui);
+        self.totals_section(ui);
         if mode != self.prefs.mode {
             self.prefs.mode = mode;
             self.save_prefs();

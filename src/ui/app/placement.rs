@@ -6,7 +6,7 @@ use egui::{Color32, Id, Key};
 use super::super::board::{self, Look, Overlay};
 use super::super::draft::Problem;
 use super::super::i18n::{Arg, Text};
-use super::{Play, cell_size, look_name};
+use super::{Play, cell_name, cell_size, columns, look_name};
 use crate::driver::{Command, Millis};
 use crate::rules::{CellSet, Coord, Dir, Seat};
 
@@ -71,22 +71,32 @@ impl Play {
                 Look::Sea
             }
         };
+        let variant = self
+            .driver
+            .session()
+            .table()
+            .variant()
+            .unwrap_or(crate::rules::Variant::Armada);
         let gesture = board::show(
             ui,
-            Id::new("placement"),
-            size,
-            cell,
-            &look,
-            &overlays,
-            &|c| {
-                t.with(
-                    "cell-label",
-                    &[
-                        ("board", Arg::from(own.as_str())),
-                        ("cell", Arg::from(c.to_string())),
-                        ("state", Arg::from(look_name(t, look(c)))),
-                    ],
-                )
+            &board::Sheet {
+                id: Id::new("placement"),
+                size,
+                cell,
+                columns: columns(t, variant),
+                hulls: board::Hulls::Own,
+                look: &look,
+                overlays: &overlays,
+                label: &|c| {
+                    t.with(
+                        "cell-label",
+                        &[
+                            ("board", Arg::from(own.as_str())),
+                            ("cell", Arg::from(cell_name(t, variant, c))),
+                            ("state", Arg::from(look_name(t, look(c)))),
+                        ],
+                    )
+                },
             },
         );
         ui.ctx().data_mut(|d| match gesture.hovered {
@@ -223,10 +233,13 @@ impl Play {
         if fleet.is_some() {
             ui.label(t.get("placement-ready"));
         }
-        let host = self.driver.session().seat() == Seat::Host;
-        // The host's Start waits for the guest's Ready (its committed fleet).
-        let other_ready = self.driver.session().table().committed(Seat::Guest);
-        if host {
+        let me = self.driver.session().seat();
+        // The host's Start waits for the guest's Ready (its committed fleet). Against
+        // the computer the person starts the game from either seat: a computer that
+        // hosts starts it as soon as the person's fleet is in.
+        let starts = me == Seat::Host || matches!(self.driver, super::Driver::Local(_));
+        let other_ready = self.driver.session().table().committed(me.other());
+        if starts {
             if let Some(mut timer) = self.timer_switch()
                 && ui.checkbox(&mut timer, t.get("placement-timer")).changed()
             {
@@ -238,13 +251,13 @@ impl Play {
                 "placement-other-placing"
             }));
         }
-        let label = t.get(if host {
+        let label = t.get(if starts {
             "placement-start"
         } else {
             "placement-ready-button"
         });
         let start = ui.add_enabled(
-            fleet.is_some() && (!host || other_ready),
+            fleet.is_some() && (!starts || other_ready),
             egui::Button::new(label),
         );
         if start.clicked()
