@@ -120,7 +120,8 @@ impl Local {
             .restore(id, identity, now)?
             .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;
         let them = store.load_computer(id, now)?;
-        // Tables saved before the lot was drawn have the person as the host, and say so.
+        // The meta names the person's seat (Host in every older save); both saved
+        // sides must sit as it says.
         let person = me.seat();
         anyhow::ensure!(
             them.seat() == person.other() && Seat::from(meta.seat) == person,

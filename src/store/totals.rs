@@ -119,7 +119,10 @@ pub struct Tally {
 
 impl Tally {
     pub fn played(&self) -> u32 {
-        self.won + self.lost + self.drawn
+        // Saturating: the figures come from a file a person may have edited.
+        self.won
+            .saturating_add(self.lost)
+            .saturating_add(self.drawn)
     }
 
     /// The share of games won, in whole percent (0 before any game).
@@ -133,16 +136,16 @@ impl Tally {
     fn add(&mut self, outcome: Outcome) {
         match outcome {
             Outcome::Won => {
-                self.won += 1;
-                self.streak += 1;
+                self.won = self.won.saturating_add(1);
+                self.streak = self.streak.saturating_add(1);
                 self.best = self.best.max(self.streak);
             }
             Outcome::Lost => {
-                self.lost += 1;
+                self.lost = self.lost.saturating_add(1);
                 self.streak = 0;
             }
             Outcome::Drawn => {
-                self.drawn += 1;
+                self.drawn = self.drawn.saturating_add(1);
                 self.streak = 0;
             }
         }

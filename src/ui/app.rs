@@ -180,6 +180,8 @@ const ANIM_MS: Millis = 1_400;
 const SHELL_MS: Millis = 260;
 /// The radar's turn.
 const SWEEP_MS: Millis = 900;
+/// A torpedo crossing one cell, on a line short enough to run it in [`ANIM_MS`].
+const TORPEDO_CELL_MS: Millis = 160;
 
 /// Where an effect happens on the board.
 fn effect_cell(effect: &Effect) -> Coord {
@@ -251,7 +253,7 @@ impl Anim {
                         }
                     })
                     .collect();
-                let ms = (ANIM_MS / beats.len().max(1) as Millis).min(160);
+                let ms = (ANIM_MS / beats.len().max(1) as Millis).min(TORPEDO_CELL_MS);
                 (beats, ms)
             }
         };
@@ -278,16 +280,48 @@ impl Anim {
         now >= self.end()
     }
 
-    /// The cells whose effect has not been shown yet (a sink's ship and ring count
-    /// as the sink's).
+    /// The cells whose effect has not been shown yet: each still looks as before the
+    /// action (a sink's ring too). A sunk ship's other decks were hits before the
+    /// action: they are in [`Anim::burning`], not here.
     fn hidden(&self, now: Millis) -> CellSet {
         let mut cells = CellSet::EMPTY;
         for beat in &self.beats[self.over(now)..] {
             for effect in &self.effects[beat.effects.clone()] {
                 match effect {
                     Effect::Miss(c) | Effect::Hit(c) => cells.insert(*c),
-                    Effect::Sunk { ship, ring, .. } => cells = cells | *ship | *ring,
+                    Effect::Sunk { cell, ring, .. } => {
+                        cells = cells | *ring;
+                        cells.insert(*cell);
+                    }
                     Effect::Lost(_) | Effect::Scanned { .. } => {}
+                }
+            }
+        }
+        cells
+    }
+
+    /// The lengths of the ships this action sinks whose sinking is not shown yet.
+    fn sinks_unseen(&self, now: Millis) -> Vec<u8> {
+        self.beats[self.over(now)..]
+            .iter()
+            .flat_map(|b| &self.effects[b.effects.clone()])
+            .filter_map(|e| match e {
+                Effect::Sunk { ship, .. } => u8::try_from(ship.len()).ok(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The decks of a ship whose sinking has not been shown yet, but the one that
+    /// sinks it: they were hit before and still burn until the sinking shows.
+    fn burning(&self, now: Millis) -> CellSet {
+        let mut cells = CellSet::EMPTY;
+        for beat in &self.beats[self.over(now)..] {
+            for effect in &self.effects[beat.effects.clone()] {
+                if let Effect::Sunk { cell, ship, .. } = effect {
+                    let mut others = *ship;
+                    others.remove(*cell);
+                    cells = cells | others;
                 }
             }
         }
@@ -1112,8 +1146,8 @@ fn chart_look(mark: Mark) -> Option<Look> {
     }
 }
 
-/// The column letters the window shows: the Russian classic board's own А–К in
-/// Russian classic mode, A–J otherwise.
+/// The column letters the window shows: the Russian classic board's own (А–К on
+/// 10×10, А–М without Й on 12×12) in Russian classic mode, A–L otherwise.
 fn columns(t: &Text, variant: Variant) -> &'static [char; 12] {
     if t.lang() == Lang::Ru && !variant.has_weapons() {
         &super::board::CYRILLIC
@@ -1268,5 +1302,39 @@ mod tests {
         assert_eq!(cell_name(&Text::new(Lang::Uk), classic, c("J10")), "J10");
         let twelve = Variant::classic(12).unwrap();
         assert_eq!(cell_name(&ru, twelve, Coord::new(11, 11).unwrap()), "М12");
+    }
+
+    /// Found in review: a sinking hid its whole ship until it showed, so the decks
+    /// hit in earlier turns looked unknown (or, on the player's own board, whole)
+    /// while the shell fell. They keep burning; only the sinking cell and the ring
+    /// wait for the beat.
+    #[test]
+    fn a_sinking_keeps_the_earlier_hits_burning_until_it_shows() {
+        let set = |names: &str| {
+            let mut cells = CellSet::EMPTY;
+            for name in names.split(' ') {
+                cells.insert(c(name));
+            }
+            cells
+        };
+        let sunk = Effect::Sunk {
+            cell: c("B2"),
+            ship: set("B2 C2"),
+            ring: set("A1 B1 C1 D1 A2 D2 A3 B3 C3 D3"),
+        };
+        let anim = Anim::new(
+            Seat::Host,
+            Action::Shot(c("B2")),
+            vec![sunk],
+            crate::rules::BoardSize::STANDARD,
+            0,
+        );
+        let falling = anim.beat_ms / 2;
+        assert!(anim.hidden(falling).contains(c("B2")));
+        assert!(anim.hidden(falling).contains(c("A1")));
+        assert!(!anim.hidden(falling).contains(c("C2")));
+        assert_eq!(anim.burning(falling), set("C2"));
+        let landed = anim.beat_ms;
+        assert!(anim.hidden(landed).is_empty() && anim.burning(landed).is_empty());
     }
 }

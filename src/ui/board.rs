@@ -80,9 +80,9 @@ pub struct Gesture {
 pub enum Hulls {
     /// The player's own fleet (its hits are decks of known hulls).
     Own,
-    /// The enemy's: only sunk ships have a known shape, and at the end the revealed
-    /// fleet.
-    Enemy,
+    /// The enemy's: only sunk ships have a known shape, and, once `revealed` at the
+    /// end, its whole fleet.
+    Enemy { revealed: bool },
 }
 
 /// Column letters: A–L, and in Russian classic mode А–М without Й (the classic
@@ -246,10 +246,9 @@ struct Drawn {
 fn ships(looks: &[(Coord, Look)], size: BoardSize, hulls: Hulls) -> Vec<Drawn> {
     let side = usize::from(size.side());
     let at = |col: u8, row: u8| looks[usize::from(row) * side + usize::from(col)].1;
-    let revealed = looks.iter().any(|(_, l)| *l == Look::Ship);
     let deck = |l: Look| match l {
         Look::Ship | Look::Wreck => true,
-        Look::Hit => hulls == Hulls::Own || revealed,
+        Look::Hit => matches!(hulls, Hulls::Own | Hulls::Enemy { revealed: true }),
         _ => false,
     };
     let mut seen = vec![false; looks.len()];
@@ -279,7 +278,7 @@ fn ships(looks: &[(Coord, Look)], size: BoardSize, hulls: Hulls) -> Vec<Drawn> {
         let colour = match (sunk, hulls) {
             (true, _) => HullColour::Wreck,
             (false, Hulls::Own) => HullColour::Own,
-            (false, Hulls::Enemy) => HullColour::Enemy,
+            (false, Hulls::Enemy { .. }) => HullColour::Enemy,
         };
         drawn.push(Drawn {
             first: c,

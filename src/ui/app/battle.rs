@@ -41,7 +41,14 @@ impl Play {
         self.turn_line(ui, now, t, &game, stage);
         self.lot_line(ui, t);
         if stage == Stage::Battle {
-            hud(ui, t, &game, me);
+            // A sinking not shown yet is not told yet either.
+            let unseen: Vec<u8> = self
+                .anims
+                .iter()
+                .filter(|a| a.seat == me)
+                .flat_map(|a| a.sinks_unseen(now))
+                .collect();
+            hud(ui, t, &game, me, &unseen);
         }
         if stage == Stage::Over {
             return self.over(ui, now, t, store, &game);
@@ -147,11 +154,15 @@ impl Play {
         // The game may have passed the turn already; the player's own shells are
         // still being shown falling, and the label waits for the last one.
         let landing = self.anims.iter().find(|a| a.seat == me && a.start <= now);
+        // Likewise the opponent's: the turn is not the player's until its last shell
+        // is seen to land.
+        let arriving = self.anims.iter().any(|a| a.seat != me && a.start <= now);
         let id = match stage {
             Stage::Over => "turn-over",
             _ if waiting => "turn-answer",
             _ if landing.is_some_and(|a| matches!(a.action, Action::Radar(_))) => "turn-sweeping",
             _ if landing.is_some() => "turn-landing",
+            _ if arriving => "turn-theirs",
             _ if game.mover() == me => "turn-yours",
             _ => "turn-theirs",
         };
@@ -244,7 +255,7 @@ impl Play {
             .fleet()
             .map_or(CellSet::EMPTY, crate::rules::Fleet::decks);
         let chart = game.chart(me.other());
-        let hidden = self.hidden(now, me.other());
+        let (hidden, burning) = self.hidden(now, me.other());
         let look = |c: Coord| {
             let afloat = if decks.contains(c) {
                 Look::Ship
@@ -253,6 +264,9 @@ impl Play {
             };
             if hidden.contains(c) {
                 return afloat;
+            }
+            if burning.contains(c) {
+                return Look::Hit;
             }
             chart_look(chart.mark(c)).unwrap_or(afloat)
         };
@@ -292,7 +306,7 @@ impl Play {
         let me = self.driver.session().seat();
         let size = game.variant().size();
         let chart = *game.chart(me);
-        let hidden = self.hidden(now, me);
+        let (hidden, burning) = self.hidden(now, me);
         // Once revealed at the end, the enemy's ships are shown where they lay.
         let revealed = self
             .driver
@@ -303,6 +317,9 @@ impl Play {
         let look = |c: Coord| {
             if hidden.contains(c) {
                 return Look::Unknown;
+            }
+            if burning.contains(c) {
+                return Look::Hit;
             }
             let unknown = if revealed.contains(c) {
                 Look::Ship
@@ -331,7 +348,10 @@ impl Play {
             .data(|d| d.get_temp::<(u8, u8)>(Id::new("aim")))
             .and_then(|(c, r)| Coord::new(c, r));
         let mut refused = None;
-        if mine {
+        // No aim over the player's own action still being shown: its cells are not
+        // drawn yet, and a preview there would be refused for no visible reason.
+        let landing = self.anims.iter().any(|a| a.seat == me);
+        if mine && !landing {
             let at = hover.unwrap_or(self.cursor);
             let action = self.aim(at);
             let cells = preview(&action, size);
@@ -357,7 +377,9 @@ impl Play {
                 size,
                 cell,
                 columns: columns(t, variant),
-                hulls: board::Hulls::Enemy,
+                hulls: board::Hulls::Enemy {
+                    revealed: !revealed.is_empty(),
+                },
                 look: &look,
                 overlays: &overlays,
                 label: &|c| cell_label(t, variant, &name, c, look(c), &overlays),
@@ -390,12 +412,15 @@ impl Play {
         ui.label(line);
     }
 
-    /// Cells of `seat`'s running or queued animations not shown yet.
-    fn hidden(&self, now: Millis, seat: Seat) -> CellSet {
+    /// Cells of `seat`'s running or queued animations not shown yet, and the decks
+    /// of ships whose sinking is not shown yet (still burning).
+    fn hidden(&self, now: Millis, seat: Seat) -> (CellSet, CellSet) {
         self.anims
             .iter()
             .filter(|a| a.seat == seat)
-            .fold(CellSet::EMPTY, |all, a| all | a.hidden(now))
+            .fold((CellSet::EMPTY, CellSet::EMPTY), |(hidden, burning), a| {
+                (hidden | a.hidden(now), burning | a.burning(now))
+            })
     }
 
     /// The cells `seat`'s last action touched, on the board it hit, once no
@@ -695,9 +720,14 @@ fn over_cell(width: f32, height: f32, side: u8) -> f32 {
 
 /// What a player may know of the other side at a glance: its ships still afloat,
 /// by kind (from the player's own chart), and its weapons left (public knowledge).
-fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat) {
+fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat, unseen: &[u8]) {
     let spec = game.variant().fleet();
-    let sunk = game.chart(me).sunk_lengths();
+    let mut sunk = game.chart(me).sunk_lengths();
+    for len in unseen {
+        if let Some(i) = sunk.iter().position(|l| l == len) {
+            sunk.swap_remove(i);
+        }
+    }
     let mut kinds: Vec<u8> = spec.lengths().to_vec();
     kinds.sort_unstable_by(|a, b| b.cmp(a));
     kinds.dedup();
