@@ -27,28 +27,42 @@ key() { xdotool key "$1"; sleep "${2:-0.3}"; }
 app=$!
 sleep 4
 shot home
+click 398 12 1            # Rules
+shot rules
+click 398 12 0.6          # Rules again: back home
 click 78 216 1.2          # Medium
 click 60 145              # the battleship at A1
 xdotool mousemove 180 345 # the cruiser's ghost, touching nothing yet
 sleep 0.6
 shot placement
-click 507 338             # Place automatically
-click 494 235 2           # Start the game
-# A few shots down the middle of the enemy waters (the computer answers in between),
-# then an air strike, caught while its shells fall.
-for row in 0 2 4; do
-    click $((540 + 40 * 4)) $((168 + 40 * row)) 3
+click 507 338             # Place automatically (nine ships left in the dock)
+click 494 235 3           # Start the game (the lot may give the computer the first move)
+# Enemy cells: A1 at (540, 183), 40 points apart. A few shots down the middle (the
+# computer answers in between), then a torpedo caught running, then an air strike
+# caught while its shells fall.
+for row in 0 2 4 6; do
+    click $((540 + 40 * 4)) $((183 + 40 * row)) 3
 done
 xdotool mousemove 1000 700
-click 217 557 2.5         # Air strike
-xdotool mousemove $((540 + 40 * 6)) $((168 + 40 * 6)); sleep 0.3; xdotool click 1
-sleep 0.35
+click 115 592 0.4         # Torpedo
+xdotool mousemove 560 $((183 + 40 * 8)); sleep 0.3; xdotool click 1
+sleep 0.5
+shot torpedo
+sleep 4
+xdotool mousemove 1000 700
+click 217 592 0.4         # Air strike
+xdotool mousemove $((540 + 40 * 6)) $((183 + 40 * 6)); sleep 0.3; xdotool click 1
+sleep 0.6
 shot battle
 sleep 4
 xdotool mousemove 1000 700
-click 31 578 0.6          # Resign
-click 153 578 3           # Yes, resign
+click 31 613 0.6          # Resign
+click 153 613 3           # Yes, resign
 shot results
 click 143 12 0.6          # the language menu
 click 140 56 1            # Українська
 shot results_uk
+click 143 12 0.6          # the language menu
+click 140 79 1            # Русский
+click 410 12 1            # Правила
+shot rules_ru

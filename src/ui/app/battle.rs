@@ -664,9 +664,11 @@ impl Play {
             });
         }
         let settled = table.settled().is_some();
-        // Another game needs both: say who has asked.
+        // Another game needs both: at a friend's table, say who has asked (the
+        // computer always has).
         let (mine, theirs) = (table.wants_again(me), table.wants_again(me.other()));
-        if settled && (mine || theirs) {
+        let friend = matches!(self.driver, super::Driver::Remote(_));
+        if settled && friend && (mine || theirs) {
             let (id, colour) = if mine {
                 ("again-asked", ui.visuals().text_color())
             } else {
