@@ -290,7 +290,7 @@ impl Anim {
                 match effect {
                     Effect::Miss(c) | Effect::Hit(c) => cells.insert(*c),
                     Effect::Sunk { cell, ring, .. } => {
-                        cells = cells | *ring;
+                        cells |= *ring;
                         cells.insert(*cell);
                     }
                     Effect::Lost(_) | Effect::Scanned { .. } => {}
@@ -321,7 +321,7 @@ impl Anim {
                 if let Effect::Sunk { cell, ship, .. } = effect {
                     let mut others = *ship;
                     others.remove(*cell);
-                    cells = cells | others;
+                    cells |= others;
                 }
             }
         }

@@ -331,16 +331,7 @@ impl Play {
         let mut overlays = self.last_overlays(me);
         let radar = self.radar.clone().filter(|(_, at)| now >= *at);
         if let Some((picture, _)) = &radar {
-            overlays.extend(picture.iter().map(|(c, deck)| {
-                (
-                    *c,
-                    if *deck {
-                        Overlay::RadarDeck
-                    } else {
-                        Overlay::RadarWater
-                    },
-                )
-            }));
+            overlays.extend(radar_overlays(picture));
         }
         overlays.extend(self.anim_overlays(now, me));
         let hover = ui
@@ -767,6 +758,18 @@ fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat, unseen: &[u8]) {
             ));
         }
     });
+}
+
+/// The radar picture over the chart: a ring on each deck, a small one on water.
+fn radar_overlays(picture: &[(Coord, bool)]) -> impl Iterator<Item = (Coord, Overlay)> + '_ {
+    picture.iter().map(|&(c, deck)| {
+        let overlay = if deck {
+            Overlay::RadarDeck
+        } else {
+            Overlay::RadarWater
+        };
+        (c, overlay)
+    })
 }
 
 /// What a tool does and how many are left, for its button's tooltip.
