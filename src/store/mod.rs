@@ -546,9 +546,6 @@ fn write_atomic(path: &Path, bytes: &[u8], private: bool) -> anyhow::Result<()> 
     #[cfg(not(unix))]
     let _ = private;
     file.write_all(bytes)?;
-    // On disk before the rename: after a crash the file is the old one or the new
-    // one, never an empty one.
-    file.as_file().sync_all()?;
     file.persist(path)
         .with_context(|| format!("cannot save {}", path.display()))?;
     Ok(())

@@ -980,8 +980,16 @@ fn click_legal_centre(harness: &mut Harness<'_, Armada>) {
         .click();
 }
 
-/// Clicks an enemy cell nobody has fired at yet, if there is one.
+/// Clicks an enemy cell nobody has fired at yet, if there is one. Like a player, it
+/// first lets a running animation end: a cell whose shell is still falling looks
+/// unknown until it lands.
 fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
+    for _ in 0..32 {
+        if !harness.state().animating() {
+            break;
+        }
+        harness.step();
+    }
     let Some(target) = harness
         .query_all_by_label_contains("Enemy waters")
         .find(|n| {
@@ -1054,6 +1062,8 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
         armada::rules::Action::Radar(_)
     ));
     assert!(has(&harness, "in the square (shown for a moment)"));
+    // A screen reader hears the picture on the cells themselves.
+    assert!(has(&harness, "(radar: a deck)") || has(&harness, "(radar: water)"));
     assert_radar_log_says_only_swept(&mut harness);
     let radar_spent = harness
         .query_all_by_label_contains("Radar ×0")
@@ -1065,6 +1075,7 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     let mut harness = window(dir.path());
     assert!(has(&harness, "Enemy waters"));
     assert!(!has(&harness, "in the square (shown for a moment)"));
+    assert!(!has(&harness, "(radar: a deck)") && !has(&harness, "(radar: water)"));
     assert_radar_log_says_only_swept(&mut harness);
 }
 
@@ -1630,6 +1641,16 @@ fn two_windows_play_a_whole_game_by_clicks_over_loopback() {
         shots += 1;
         assert!(shots < 250, "the game does not end");
     }
+    let timed = host
+        .state()
+        .session()
+        .unwrap()
+        .table()
+        .history()
+        .iter()
+        .filter(|p| p.timeout)
+        .count();
+    assert_eq!(timed, 0, "every shot was a click, none the move timer's");
     both_until(&mut host, &mut guest, "the verdicts", |h, g| {
         has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
     });

@@ -48,7 +48,17 @@ impl Play {
                 .filter(|a| a.seat == me)
                 .flat_map(|a| a.sinks_unseen(now))
                 .collect();
-            hud(ui, t, &game, me, &unseen);
+            // Nor is a weapon the opponent fired spent before its action shows.
+            let mut theirs = game.stock(me.other());
+            for anim in self.anims.iter().filter(|a| a.seat != me) {
+                match anim.action.weapon() {
+                    Some(Weapon::Torpedo) => theirs.torpedoes += 1,
+                    Some(Weapon::AirStrike) => theirs.air_strikes += 1,
+                    Some(Weapon::Radar) => theirs.radars += 1,
+                    None => {}
+                }
+            }
+            hud(ui, t, &game, me, &unseen, theirs);
         }
         if stage == Stage::Over {
             return self.over(ui, now, t, store, &game);
@@ -713,7 +723,14 @@ fn over_cell(width: f32, height: f32, side: u8) -> f32 {
 
 /// What a player may know of the other side at a glance: its ships still afloat,
 /// by kind (from the player's own chart), and its weapons left (public knowledge).
-fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat, unseen: &[u8]) {
+fn hud(
+    ui: &mut egui::Ui,
+    t: &Text,
+    game: &Game,
+    me: Seat,
+    unseen: &[u8],
+    stock: crate::rules::Stock,
+) {
     let spec = game.variant().fleet();
     let mut sunk = game.chart(me).sunk_lengths();
     for len in unseen {
@@ -747,7 +764,6 @@ fn hud(ui: &mut egui::Ui, t: &Text, game: &Game, me: Seat, unseen: &[u8]) {
         board::fleet_row(ui, &counts, &line);
         if game.variant().has_weapons() {
             ui.add_space(16.0);
-            let stock = game.stock(me.other());
             ui.label(t.with(
                 "hud-their-stock",
                 &[
@@ -831,6 +847,9 @@ fn cell_label(
             Overlay::Aim => Some(t.get("cell-aimed")),
             Overlay::Refused => Some(t.get("cell-refused")),
             Overlay::Lost => Some(t.get("cell-lost")),
+            // The radar picture, while it shows, is read out where it is.
+            Overlay::RadarDeck => Some(t.get("cell-radar-deck")),
+            Overlay::RadarWater => Some(t.get("cell-radar-water")),
             _ => None,
         })
         .collect();
