@@ -66,3 +66,7 @@ click 143 12 0.6          # the language menu
 click 140 79 1            # Русский
 click 410 12 1            # Правила
 shot rules_ru
+# A caught liar's results: the liar is a test double, so its window test draws them.
+ARMADA_SHOTS=docs cargo test --test it -- --exact \
+    window::a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results
+echo docs/results_liar.png

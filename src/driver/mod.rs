@@ -58,8 +58,8 @@ pub use crate::fair::verify;
 #[cfg(feature = "net")]
 pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_relay};
 pub use crate::session::{
-    Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Verdict,
-    settings,
+    Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Table,
+    Verdict, settings,
 };
 pub use crate::store::{
     Against, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta, Tally, Totals,

@@ -87,7 +87,12 @@ pub struct Liar {
 
 impl Liar {
     pub fn new(secret: [u8; 32], fleet: Fleet, cheat: Cheat) -> Self {
-        let identity = Identity::generate();
+        Self::speaking_as(Identity::generate(), secret, fleet, cheat)
+    }
+
+    /// A liar signing with `identity` (a network peer's own key, so that a host
+    /// admits its hello).
+    pub fn speaking_as(identity: Identity, secret: [u8; 32], fleet: Fleet, cheat: Cheat) -> Self {
         let signer = identity.clone();
         let decks = match &cheat {
             Cheat::Decks(cells) => *cells,
@@ -144,14 +149,16 @@ impl Liar {
         notes
     }
 
-    /// Takes in a frame from the host and does what the protocol (or its cheat) says.
-    pub fn receive(&mut self, frame: &[u8]) {
+    /// Takes in a frame from the host and does what the protocol (or its cheat) says;
+    /// what the frame told.
+    pub fn receive(&mut self, frame: &[u8]) -> Vec<Note> {
         let Ok(notes) = self.table.receive(Seat::Host, frame) else {
-            return;
+            return Vec::new();
         };
-        for note in notes {
-            self.react(&note);
+        for note in &notes {
+            self.react(note);
         }
+        notes
     }
 
     fn react(&mut self, note: &Note) {

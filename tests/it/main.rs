@@ -3,6 +3,7 @@
 mod support;
 
 mod ai;
+mod caught;
 mod chaos;
 mod cheats;
 mod claims;

@@ -1342,12 +1342,14 @@ fn the_aim_is_previewed_turned_by_r_or_a_right_click_and_a_refused_square_says_w
 /// Both place automatically; the host's Start waits for the guest's Ready; the host
 /// sets its timer switch to `timer` beside Start, and the game runs with the move
 /// timer so on both sides. Who moves first.
+/// The host's move-timer switch on the placement screen.
+const TIMER_SWITCH: &str = "Move timer: 15 seconds a move";
+
 fn start_friend_game(
     host: &mut Harness<'_, Armada>,
     guest: &mut Harness<'_, Armada>,
     timer: bool,
 ) -> armada::rules::Seat {
-    const SWITCH: &str = "Move timer: 15 seconds a move";
     let start_enabled = |h: &Harness<'_, Armada>| {
         !h.get_by_label("Start the game")
             .accesskit_node()
@@ -1356,10 +1358,10 @@ fn start_friend_game(
     click(host, "Place automatically");
     assert!(has(host, "The opponent is still placing their fleet"));
     assert!(!start_enabled(host), "Start waits for the guest's Ready");
-    assert!(!has(guest, SWITCH), "the timer is the host's switch");
+    assert!(!has(guest, TIMER_SWITCH), "the timer is the host's switch");
     let switch = |h: &Harness<'_, Armada>| h.state().session().unwrap().timer_switch();
     if switch(host) != timer {
-        click(host, SWITCH);
+        click(host, TIMER_SWITCH);
         until(host, "the timer switch", |h| switch(h) == timer);
     }
     click(guest, "Place automatically");
@@ -2254,5 +2256,108 @@ fn the_lot_is_told_in_the_seed_pages_words() {
                 "{lang:?} {id} = {text:?}"
             );
         }
+    }
+}
+
+/// Issue 18: a liar over the network sinks the window player's whole fleet while
+/// answering by a fleet of five boats, and is caught when it reveals that fleet. The
+/// results say the player won, and why, from the verdict — never "every ship sunk"
+/// — and the liar's own table settles on the same verdict.
+#[test]
+fn a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results() {
+    use crate::caught::LiarPeer;
+    use crate::liar::Cheat;
+    use crate::support::{FLEET, cell, fleet};
+
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let mut harness = sized_harness(
+        friend_app(dir.path(), listen),
+        egui::Vec2::new(1100.0, 760.0),
+    );
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the invite", |h| h.state().invite().is_some());
+    let link = harness.state().invite().unwrap().to_owned();
+    // A boat too many, at A10: every answer agrees with these decks, so only the
+    // reveal shows the lie.
+    let honest = fleet(Variant::Armada, FLEET);
+    let mut decks = honest.decks();
+    decks.insert(cell("A10"));
+    let liar = LiarPeer::join(&link, listen, honest, Cheat::Decks(decks));
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    // The liar never runs out of time; the player's shots are the test's, not the timer's.
+    if harness.state().session().unwrap().timer_switch() {
+        click(&mut harness, TIMER_SWITCH);
+        until(&mut harness, "the timer off", |h| {
+            !h.state().session().unwrap().timer_switch()
+        });
+    }
+    click(&mut harness, "Place automatically");
+    until(&mut harness, "the liar's Ready", |h| {
+        has(h, "The opponent is ready.")
+    });
+    click(&mut harness, "Start the game");
+    // The player fires only at the liar's water, so the liar sinks every ship first.
+    let mut water = armada::rules::BoardSize::STANDARD
+        .cells()
+        .filter(|c| !decks.contains(*c));
+    loop {
+        until(&mut harness, "my move or the end", |h| {
+            let session = h.state().session();
+            let answered = session.is_some_and(|s| s.table().pending().is_none());
+            (has(h, "Your move") && answered && !h.state().animating()) || has(h, "Game over")
+        });
+        if has(&harness, "Game over") {
+            break;
+        }
+        let played = |h: &Harness<'_, Armada>| h.state().session().unwrap().table().history().len();
+        let before = played(&harness);
+        let target = format!("Enemy waters {}:", water.next().expect("water left"));
+        harness.get_by_label_contains(&target).click();
+        // The shot goes through the network thread: the screen has it a frame later.
+        until(&mut harness, "the shot taken", |h| played(h) > before);
+    }
+    until(&mut harness, "the verdict", |h| {
+        has(h, "Opponent's answers: A lie")
+    });
+    let session = harness.state().session().unwrap();
+    let table = session.table();
+    let ending = table.game().unwrap().ending().unwrap();
+    assert_eq!(
+        ending.winner,
+        Some(armada::rules::Seat::Guest),
+        "the liar sank the fleet"
+    );
+    let Some(Verdict::Lie(lie)) = table.settled().cloned() else {
+        panic!("a proven lie, not {:?}", table.settled())
+    };
+    assert_eq!(lie.liar, armada::rules::Seat::Guest);
+    assert!(
+        lie.reason.contains("the revealed fleet is illegal"),
+        "{}",
+        lie.reason
+    );
+    assert!(
+        has(&harness, "You win!"),
+        "the headline follows the verdict"
+    );
+    assert!(has(
+        &harness,
+        "The fleet your opponent revealed at the end was a proven lie."
+    ));
+    assert!(!has(&harness, "You lose."));
+    assert!(!has(&harness, "Every ship of the losing fleet was sunk."));
+    assert!(has(&harness, "Your answers: All"));
+    // The liar holds the same frames and reaches the same verdict.
+    assert_eq!(liar.finish().unwrap(), Some(Verdict::Lie(lie)));
+    // For the docs: `ARMADA_SHOTS=dir` keeps this screen as `results_liar.png`.
+    if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+        harness.run();
+        let image = harness.render().expect("a renderer");
+        image
+            .save(std::path::Path::new(&shots).join("results_liar.png"))
+            .unwrap();
     }
 }

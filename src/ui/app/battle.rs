@@ -653,7 +653,7 @@ impl Play {
         let session = self.driver.session();
         let me = session.seat();
         let table = session.table();
-        if let Some((id, how)) = headline(t, me, table.settled(), game.ending(), table.history()) {
+        if let Some((id, how)) = headline(t, me, table, game.ending()) {
             let colour = match id {
                 "result-win" => Color32::from_rgb(120, 220, 140),
                 "result-lose" => Color32::from_rgb(240, 120, 110),
@@ -928,9 +928,23 @@ fn stats(ui: &mut egui::Ui, t: &Text, session: &crate::driver::Session) {
 fn headline(
     t: &Text,
     me: Seat,
+    table: &crate::driver::Table,
+    ending: Option<crate::rules::Ending>,
+) -> Option<(&'static str, String)> {
+    // A reveal that did not check out leaves its seat revealed without a fleet: the
+    // fleet itself was the lie.
+    let reveal_lied = |liar| table.revealed(liar) && table.revealed_fleet(liar).is_none();
+    decided(t, me, table.settled(), ending, table.history(), reveal_lied)
+}
+
+/// [`headline`] from its parts.
+fn decided(
+    t: &Text,
+    me: Seat,
     settled: Option<&Verdict>,
     ending: Option<crate::rules::Ending>,
     history: &[crate::driver::Played],
+    reveal_lied: impl Fn(Seat) -> bool,
 ) -> Option<(&'static str, String)> {
     if let Some(Verdict::Lie(lie)) = settled {
         let (id, who) = if lie.liar == me {
@@ -944,6 +958,7 @@ fn headline(
             .position(|p| p.seat != lie.liar && p.answer_seq == lie.seq)
         {
             Some(index) => t.with("how-lie-move", &[who, ("move", Arg::from(index + 1))]),
+            None if reveal_lied(lie.liar) => t.with("how-lie-reveal", &[who]),
             None => t.with("how-lie-message", &[who, ("seq", Arg::from(lie.seq))]),
         };
         return Some((id, how));
@@ -1080,7 +1095,7 @@ mod tests {
             seq: played.answer_seq,
             reason: "no such ship".into(),
         });
-        let (id, how) = headline(&t, Seat::Guest, Some(&lie), sunk, history).unwrap();
+        let (id, how) = decided(&t, Seat::Guest, Some(&lie), sunk, history, |_| false).unwrap();
         assert_eq!(id, "result-win");
         assert_eq!(
             how,
@@ -1089,18 +1104,33 @@ mod tests {
                 index + 1
             )
         );
-        let (id, how) = headline(&t, Seat::Host, Some(&lie), sunk, history).unwrap();
+        let (id, how) = decided(&t, Seat::Host, Some(&lie), sunk, history, |_| false).unwrap();
         assert_eq!(id, "result-lose");
         assert_eq!(
             how,
             format!("Your answer to move {} was a proven lie.", index + 1)
         );
+        // A lie told by the reveal itself is named as such, not by its message number.
+        let at_reveal = Verdict::Lie(Lie {
+            liar: Seat::Host,
+            seq: 200,
+            reason: "the revealed fleet is illegal".into(),
+        });
+        let (id, how) = decided(&t, Seat::Guest, Some(&at_reveal), sunk, history, |s| {
+            s == Seat::Host
+        })
+        .unwrap();
+        assert_eq!(id, "result-win");
+        assert_eq!(
+            how,
+            "The fleet your opponent revealed at the end was a proven lie."
+        );
         // Until the verdict, and with an honest one, the boards decide.
-        let (id, _) = headline(&t, Seat::Guest, None, sunk, history).unwrap();
+        let (id, _) = decided(&t, Seat::Guest, None, sunk, history, |_| false).unwrap();
         assert_eq!(id, "result-lose");
         let honest = Verdict::Honest(ending);
         assert_eq!(
-            headline(&t, Seat::Host, Some(&honest), sunk, history).unwrap(),
+            decided(&t, Seat::Host, Some(&honest), sunk, history, |_| false).unwrap(),
             (
                 "result-win",
                 "Every ship of the losing fleet was sunk.".into()

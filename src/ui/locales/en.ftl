@@ -202,6 +202,10 @@ how-lie-message = { $who ->
     [you] Your message { $seq } was a proven lie.
    *[they] Your opponent's message { $seq } was a proven lie.
 }
+how-lie-reveal = { $who ->
+    [you] The fleet you revealed at the end was a proven lie.
+   *[they] The fleet your opponent revealed at the end was a proven lie.
+}
 stats-title = Statistics
 stats-moves = Actions
 stats-shots = Cells fired at
