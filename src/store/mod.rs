@@ -88,8 +88,9 @@ pub struct Damaged {
     pub transcript: PathBuf,
 }
 
-/// A totals file that could not be read: the totals start again from zero; the
-/// file is kept aside at `kept` (if it could be moved), and no table is touched.
+/// A totals file that could not be read; no table is touched. Moved aside to `kept`,
+/// the totals start again from zero; left in place (`kept` is `None`), saving totals
+/// would write over it.
 #[derive(Debug, thiserror::Error)]
 #[error(
     "{path} cannot be read: the totals start again from zero (the saved games are untouched)",
@@ -495,12 +496,19 @@ impl Store {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Totals::default());
             }
+            // Left where it is: whoever reads `kept: None` must not write over it.
             Err(_) => return Err(TotalsLost { path, kept: None }),
         };
         Totals::from_bytes(&bytes).ok_or_else(|| {
-            // Kept for a person to look at; the next save starts a fresh file.
-            let aside = self.dir.join("totals.damaged.json");
-            let kept = std::fs::rename(&path, &aside).ok().map(|()| aside);
+            // Kept for a person to look at, beside any kept before; the next save
+            // starts a fresh file.
+            let aside = (0..1000)
+                .map(|n| match n {
+                    0 => self.dir.join("totals.damaged.json"),
+                    n => self.dir.join(format!("totals.damaged.{n}.json")),
+                })
+                .find(|aside| !aside.exists());
+            let kept = aside.and_then(|aside| std::fs::rename(&path, &aside).ok().map(|()| aside));
             TotalsLost { path, kept }
         })
     }

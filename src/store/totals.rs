@@ -417,8 +417,27 @@ mod tests {
         let lost = store.totals().unwrap_err();
         let aside = dir.path().join("totals.damaged.json");
         assert_eq!(lost.kept.as_ref(), Some(&aside));
-        assert_eq!(std::fs::read(aside).unwrap(), b"{\"totals\": ");
+        assert_eq!(std::fs::read(&aside).unwrap(), b"{\"totals\": ");
         assert_eq!(store.totals().unwrap(), Totals::default());
+        // A second damaged file is kept beside the first, not over it.
+        std::fs::write(dir.path().join("totals.json"), b"again").unwrap();
+        let lost = store.totals().unwrap_err();
+        let second = dir.path().join("totals.damaged.1.json");
+        assert_eq!(lost.kept.as_ref(), Some(&second));
+        assert_eq!(std::fs::read(second).unwrap(), b"again");
+        assert_eq!(std::fs::read(aside).unwrap(), b"{\"totals\": ");
+    }
+
+    /// A file that cannot even be read is left where it is, untouched.
+    #[test]
+    fn an_unreadable_file_is_left_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = super::super::Store::open(Some(dir.path())).unwrap();
+        // A directory where the file should be: reading it fails, not with NotFound.
+        std::fs::create_dir(dir.path().join("totals.json")).unwrap();
+        let lost = store.totals().unwrap_err();
+        assert_eq!(lost.kept, None);
+        assert!(dir.path().join("totals.json").is_dir());
     }
 
     #[test]

@@ -104,8 +104,18 @@ pub struct Armada {
     rules: bool,
     /// Won, lost and drawn across games, per kind of game.
     totals: crate::driver::Totals,
-    /// Where the totals file that could not be read went: counting started again.
-    totals_lost: Option<String>,
+    /// A totals file that could not be read, and what became of it.
+    totals_lost: Option<TotalsLost>,
+}
+
+/// A totals file that could not be read.
+#[derive(Debug)]
+enum TotalsLost {
+    /// Moved aside to this path: counting starts again in a fresh file.
+    SetAside(String),
+    /// Left where it is (it could not be moved): this window counts nothing, so
+    /// the file is never written over.
+    Unreadable(String),
 }
 
 /// A search for tables on the LAN (by `mDNS`, on a thread of its own).
@@ -426,13 +436,13 @@ impl Armada {
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         let (totals, totals_lost) = match store.as_ref().map(Store::totals) {
-            Some(Err(lost)) => {
-                let path = lost.kept.as_ref().unwrap_or(&lost.path);
-                (
-                    crate::driver::Totals::default(),
-                    Some(path.display().to_string()),
-                )
-            }
+            Some(Err(lost)) => (
+                crate::driver::Totals::default(),
+                Some(match lost.kept {
+                    Some(kept) => TotalsLost::SetAside(kept.display().to_string()),
+                    None => TotalsLost::Unreadable(lost.path.display().to_string()),
+                }),
+            ),
             Some(Ok(totals)) => (totals, None),
             None => (crate::driver::Totals::default(), None),
         };

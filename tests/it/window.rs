@@ -2187,6 +2187,20 @@ fn totals_across_games_are_shown_counted_once_and_kept_across_windows() {
     assert!(has(&harness, "The totals could not be read"));
     assert!(has(&harness, "No games counted yet."));
     assert!(has(&harness, "Against the computer (Easy): 2 games, score"));
+    // A file that cannot be read nor moved aside is said, and never written over:
+    // a game played now is not counted.
+    drop(harness);
+    std::fs::create_dir(dir.path().join("totals.json")).unwrap();
+    let mut harness = window(dir.path());
+    assert!(has(&harness, "could not be moved aside, so this window counts no games"));
+    start_against(&mut harness, "Easy");
+    click(&mut harness, "Resign");
+    click(&mut harness, "Yes, resign");
+    until_my_move(&mut harness);
+    assert!(has(&harness, "Game over"));
+    assert!(!has(&harness, "Against the computer (Easy), Armada:"));
+    assert!(!has(&harness, "This game is not counted"));
+    assert!(dir.path().join("totals.json").is_dir());
 }
 
 /// Places the fleet automatically and starts, then waits for the player's move.

@@ -5,7 +5,7 @@
 use egui::RichText;
 
 use super::super::i18n::{Arg, Text};
-use super::{Armada, Driver};
+use super::{Armada, Driver, TotalsLost};
 use crate::driver::{Against, Kind, Level, Outcome, Tally};
 
 impl Armada {
@@ -30,6 +30,11 @@ impl Armada {
         };
         let kind = Kind { against, variant };
         let me = session.seat();
+        // The home screen says why nothing is counted.
+        if matches!(self.totals_lost, Some(TotalsLost::Unreadable(_))) {
+            play.tally = None;
+            return;
+        }
         if self.totals.record(kind, &table.id(), game, me, verdict)
             && let Some(store) = &self.store
             && let Err(error) = store.save_totals(&self.totals)
@@ -46,10 +51,15 @@ impl Armada {
         let t = &self.text;
         ui.add_space(12.0);
         ui.heading(t.get("totals-title"));
-        if let Some(path) = &self.totals_lost {
+        let (id, path) = match &self.totals_lost {
+            Some(TotalsLost::SetAside(path)) => ("totals-damaged", path),
+            Some(TotalsLost::Unreadable(path)) => ("totals-unreadable", path),
+            None => ("", &String::new()),
+        };
+        if !id.is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                t.with("totals-damaged", &[("path", Arg::from(path.as_str()))]),
+                t.with(id, &[("path", Arg::from(path.as_str()))]),
             );
         }
         if self.totals.is_empty() {

@@ -280,6 +280,7 @@ rules-reveal = When the game ends, both players reveal their fleets, and every a
 totals-title = Totals across games
 totals-none = No games counted yet.
 totals-damaged = The totals could not be read (the file is kept as { $path }), so they start again from zero. Your saved games are untouched.
+totals-unreadable = The totals in { $path } could not be read, and the file could not be moved aside, so this window counts no games and leaves the file as it is. Your saved games are untouched.
 totals-against = Opponent
 totals-game = Game
 totals-won = Won
