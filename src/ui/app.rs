@@ -862,12 +862,26 @@ fn stage(session: &Session) -> Stage {
     }
 }
 
+/// The variant of `driver`'s table (Armada until the host's settings say).
+fn variant_of(driver: &Driver) -> Variant {
+    driver
+        .session()
+        .table()
+        .variant()
+        .unwrap_or(Variant::Armada)
+}
+
 impl Play {
+    /// The variant of this table's game (Armada until the host's settings say).
+    fn variant(&self) -> Variant {
+        variant_of(&self.driver)
+    }
+
     /// The screen of a table as it stands (new, or restored).
     fn new(driver: Driver, now: Millis, t: &Text) -> Self {
+        let variant = variant_of(&driver);
         let session = driver.session();
         let table = session.table();
-        let variant = table.variant().unwrap_or(Variant::Armada);
         let mut play = Self {
             game: table.game_number(),
             draft: Draft::new(variant.fleet()),
@@ -937,12 +951,7 @@ impl Play {
                     ..
                 }) => {
                     self.declined = None;
-                    let variant = self
-                        .driver
-                        .session()
-                        .table()
-                        .variant()
-                        .unwrap_or(Variant::Armada);
+                    let variant = self.variant();
                     self.log
                         .push_front(log_line(t, variant, seat == me, &report, timeout));
                     self.log.truncate(LOG_LINES);

@@ -76,15 +76,28 @@ fn click(harness: &mut Harness<'_, Armada>, label: &str) {
     harness.run();
 }
 
-/// Lets the computer move until it is the player's move or the game is over.
-fn until_my_move(harness: &mut Harness<'_, Armada>) {
-    for _ in 0..400 {
-        if has(harness, "Your move") || has(harness, "Game over") {
-            return;
+/// Steps the window (its clock a quarter second a step) until `done` holds, at most
+/// `steps` times; whether it came to hold.
+fn step_until(
+    harness: &mut Harness<'_, Armada>,
+    steps: usize,
+    done: impl Fn(&Harness<'_, Armada>) -> bool,
+) -> bool {
+    for _ in 0..steps {
+        if done(harness) {
+            return true;
         }
         harness.step();
     }
-    panic!("the computer never gave the move back");
+    done(harness)
+}
+
+/// Lets the computer move until it is the player's move or the game is over.
+fn until_my_move(harness: &mut Harness<'_, Armada>) {
+    assert!(
+        step_until(harness, 400, |h| has(h, "Your move") || has(h, "Game over")),
+        "the computer never gave the move back"
+    );
 }
 
 #[test]
@@ -984,12 +997,7 @@ fn click_legal_centre(harness: &mut Harness<'_, Armada>) {
 /// first lets a running animation end: a cell whose shell is still falling looks
 /// unknown until it lands.
 fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
-    for _ in 0..32 {
-        if !harness.state().animating() {
-            break;
-        }
-        harness.step();
-    }
+    step_until(harness, 32, |h| !h.state().animating());
     let Some(target) = harness
         .query_all_by_label_contains("Enemy waters")
         .find(|n| {
@@ -1051,12 +1059,10 @@ fn each_weapon_is_aimed_and_fired_from_the_bar_and_the_radar_picture_does_not_co
     click_legal_centre(&mut harness);
     // The sweep turns (under a second), then the picture stays about three
     // seconds; each test frame is ¼ s.
-    for _ in 0..8 {
-        harness.step();
-        if has(&harness, "in the square (shown for a moment)") {
-            break;
-        }
-    }
+    harness.step();
+    step_until(&mut harness, 7, |h| {
+        has(h, "in the square (shown for a moment)")
+    });
     assert!(matches!(
         last_action(&harness),
         armada::rules::Action::Radar(_)
@@ -1101,12 +1107,8 @@ fn the_turn_label_waits_for_the_players_last_shell() {
     click(&mut harness, "Air strike ×2 (3)");
     click_legal_centre(&mut harness);
     // Five shells, one every 160 ms; a test frame is a quarter of a second.
-    for _ in 0..3 {
-        harness.step();
-        if harness.state().animating() {
-            break;
-        }
-    }
+    harness.step();
+    step_until(&mut harness, 2, |h| h.state().animating());
     assert!(harness.state().animating(), "the shells are falling");
     assert!(has(&harness, "Your shells are landing"));
     assert!(!has(&harness, "Opponent's move"));
@@ -1135,12 +1137,8 @@ fn a_click_skips_an_animation_to_its_outcome() {
     let before = unknown_enemy_cells(&harness);
     click(&mut harness, "Air strike ×2 (3)");
     click_legal_centre(&mut harness);
-    for _ in 0..3 {
-        harness.step();
-        if harness.state().animating() {
-            break;
-        }
-    }
+    harness.step();
+    step_until(&mut harness, 2, |h| h.state().animating());
     assert!(harness.state().animating(), "the aircraft is on its way");
     assert_eq!(
         unknown_enemy_cells(&harness),
@@ -2192,7 +2190,10 @@ fn totals_across_games_are_shown_counted_once_and_kept_across_windows() {
     drop(harness);
     std::fs::create_dir(dir.path().join("totals.json")).unwrap();
     let mut harness = window(dir.path());
-    assert!(has(&harness, "could not be moved aside, so this window counts no games"));
+    assert!(has(
+        &harness,
+        "could not be moved aside, so this window counts no games"
+    ));
     start_against(&mut harness, "Easy");
     click(&mut harness, "Resign");
     click(&mut harness, "Yes, resign");

@@ -71,12 +71,7 @@ impl Play {
                 Look::Sea
             }
         };
-        let variant = self
-            .driver
-            .session()
-            .table()
-            .variant()
-            .unwrap_or(crate::rules::Variant::Armada);
+        let variant = self.variant();
         let gesture = board::show(
             ui,
             &board::Sheet {
