@@ -215,9 +215,31 @@ pub fn show(ui: &mut egui::Ui, sheet: &Sheet<'_>) -> Gesture {
     for (c, overlay) in overlays {
         paint_overlay(&painter, rect_of(*c), *overlay);
     }
+    paint_ghost(&painter, overlays, rect_of);
     let board = Rect::from_min_size(origin, Vec2::splat(side * cell));
     painter.rect_stroke(board, 0.0, Stroke::new(1.5, SEA_LINE), StrokeKind::Outside);
     gesture
+}
+
+/// The ship in hand where it would go, as the hull it will be: the cells marked
+/// [`Overlay::Fits`] (one straight run, the draft's candidate).
+fn paint_ghost(
+    painter: &egui::Painter,
+    overlays: &[(Coord, Overlay)],
+    rect_of: impl Fn(Coord) -> Rect,
+) {
+    let mut fits = overlays
+        .iter()
+        .filter(|(_, o)| *o == Overlay::Fits)
+        .map(|(c, _)| *c);
+    let Some(first) = fits.next() else { return };
+    let (mut span, mut len, mut across) = (rect_of(first), 1u8, true);
+    for c in fits {
+        span = span.union(rect_of(c));
+        len = len.saturating_add(1);
+        across &= c.row() == first.row();
+    }
+    paint_hull(painter, span, across, len, HullColour::Ghost);
 }
 
 /// How a hull is painted.
@@ -226,6 +248,8 @@ enum HullColour {
     Own,
     Enemy,
     Wreck,
+    /// The ship in hand while it is placed.
+    Ghost,
 }
 
 /// A ship whose shape the board shows: its end cells.
@@ -292,6 +316,73 @@ fn ships(looks: &[(Coord, Look)], size: BoardSize, hulls: Hulls) -> Vec<Drawn> {
     drawn
 }
 
+/// The home screen's banner: open sea with a swell, a squadron under way, and
+/// `title` over it.
+pub fn banner(ui: &mut egui::Ui, title: &str, tagline: &str) {
+    let height = 112.0;
+    let (rect, response) =
+        ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::hover());
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::WidgetType::Label, true, format!("{title}: {tagline}"))
+    });
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 6.0, DEEP);
+    // Rows of swell, staggered: the sea's texture at a glance.
+    let wave = 22.0;
+    let rows = (height / 14.0) as usize;
+    for row in 0..rows {
+        let y = rect.min.y + 10.0 + row as f32 * 14.0;
+        let shift = if row % 2 == 0 { 0.0 } else { wave / 2.0 };
+        let mut x = rect.min.x + shift - wave;
+        while x < rect.max.x {
+            let points = [
+                Pos2::new(x, y),
+                Pos2::new(x + wave * 0.25, y - 2.0),
+                Pos2::new(x + wave * 0.5, y),
+            ];
+            painter.line(points.to_vec(), Stroke::new(1.0, DEEP_WAVE));
+            x += wave;
+        }
+    }
+    // A squadron sailing right, bows ahead, at the banner's right.
+    let cell = 26.0;
+    for (len, col, row) in [
+        (4u8, 5.5f32, 0.6f32),
+        (3, 10.5, 1.6),
+        (2, 6.8, 2.5),
+        (1, 12.0, 0.3),
+    ] {
+        let min = Pos2::new(
+            rect.max.x - col * cell - 30.0,
+            rect.min.y + 8.0 + row * cell,
+        );
+        let span = Rect::from_min_size(min, Vec2::new(f32::from(len) * cell, cell));
+        paint_hull(&painter, span, true, len, HullColour::Own);
+        // A wake behind each stern.
+        painter.line_segment(
+            [
+                span.left_center() - Vec2::new(cell * 1.2, 0.0),
+                span.left_center(),
+            ],
+            Stroke::new(1.5, Color32::from_rgba_unmultiplied(215, 235, 250, 70)),
+        );
+    }
+    painter.text(
+        rect.left_top() + Vec2::new(20.0, 22.0),
+        Align2::LEFT_TOP,
+        title,
+        FontId::proportional(40.0),
+        Color32::from_rgb(235, 242, 250),
+    );
+    painter.text(
+        rect.left_top() + Vec2::new(22.0, 74.0),
+        Align2::LEFT_TOP,
+        tagline,
+        FontId::proportional(15.0),
+        Color32::from_rgb(180, 204, 228),
+    );
+}
+
 /// One cell as the boards draw it, without hulls (for the rules' diagrams): its
 /// water and what happened there.
 pub fn paint_look(painter: &egui::Painter, rect: Rect, look: Look) {
@@ -347,6 +438,11 @@ fn paint_hull(painter: &egui::Painter, span: Rect, across: bool, len: u8, colour
             Color32::from_rgb(62, 46, 44),
             Color32::from_rgb(160, 76, 56),
             Color32::from_rgb(36, 26, 26),
+        ),
+        HullColour::Ghost => (
+            Color32::from_rgba_unmultiplied(148, 160, 176, 150),
+            Color32::from_rgb(150, 240, 170),
+            Color32::from_rgba_unmultiplied(92, 104, 120, 150),
         ),
     };
     // Work as if the ship lay across, bow to the right, then turn the points.
@@ -475,7 +571,7 @@ fn paint_overlay(painter: &egui::Painter, rect: Rect, overlay: Overlay) {
             painter.rect_filled(
                 inner,
                 2.0,
-                Color32::from_rgba_unmultiplied(90, 220, 120, 110),
+                Color32::from_rgba_unmultiplied(90, 220, 120, 60),
             );
         }
         Overlay::Swept => {

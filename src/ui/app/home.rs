@@ -1,14 +1,15 @@
 //! The home screen: new games, friend tables (open, join, LAN), the connecting
 //! screen, and the saved tables (resume, past results).
 
-use egui::Color32;
+use egui::{Color32, RichText};
 
+use super::super::board;
 use super::super::i18n::{Arg, Text};
 use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, waker};
 use crate::driver::{Level, Local, Millis, Remote, Store};
 
 impl Armada {
-    /// The plain home screen's lower part: resume buttons and past tables; returns the
+    /// The home screen's lower card: resume buttons and past tables; returns the
     /// table chosen to resume (against the computer, with a friend).
     pub(super) fn saved_tables_section(
         &mut self,
@@ -18,19 +19,21 @@ impl Armada {
         let t = &self.text;
         let mut resume = None;
         if let Some(id) = info.unfinished {
-            ui.add_space(12.0);
-            if ui.button(t.get("home-resume")).clicked() {
+            if ui.add(big_button(t.get("home-resume"), 200.0)).clicked() {
                 resume = Some(id);
             }
+            ui.add_space(6.0);
         }
         let mut resume_friend = None;
         if let Some(id) = info.friend {
-            ui.add_space(6.0);
-            if ui.button(t.get("home-resume-friend")).clicked() {
+            if ui
+                .add(big_button(t.get("home-resume-friend"), 200.0))
+                .clicked()
+            {
                 resume_friend = Some(id);
             }
+            ui.add_space(6.0);
         }
-        ui.add_space(12.0);
         ui.heading(t.get("home-past"));
         if info.past.is_empty() {
             ui.label(t.get("home-past-none"));
@@ -45,20 +48,67 @@ impl Armada {
     }
 
     pub(super) fn home(&mut self, ui: &mut egui::Ui, now: Millis) {
-        let t = &self.text;
-        ui.label(t.get("home-tagline"));
+        board::banner(
+            ui,
+            &self.text.get("app-title"),
+            &self.text.get("home-tagline"),
+        );
         ui.add_space(12.0);
-        ui.heading(t.get("home-mode"));
         let mut mode = self.prefs.mode;
-        ui.radio_value(&mut mode, Mode::Armada, t.get("mode-armada"));
+        let mut chosen = None;
+        let mut friend = Friend::default();
+        ui.horizontal_top(|ui| {
+            card(ui, 400.0, |ui| chosen = self.new_game_card(ui, &mut mode));
+            ui.add_space(12.0);
+            let width = (ui.available_width() - 28.0).max(360.0);
+            card(ui, width, |ui| friend = self.friend_card(ui));
+        });
+        if friend.public {
+            self.save_prefs();
+        }
+        if let Some(invite) = friend.lan {
+            self.invite = invite;
+            self.open_friend(ui.ctx(), true);
+            return;
+        }
+        if friend.host || friend.join {
+            self.open_friend(ui.ctx(), friend.join);
+            return;
+        }
+        ui.add_space(12.0);
+        let width = (ui.available_width() - 28.0).max(360.0);
+        let mut resume = (None, None);
+        card(ui, width, |ui| {
+            resume = self.saved_tables_section(ui);
+            self.totals_section(ui);
+        });
+        if mode != self.prefs.mode {
+            self.prefs.mode = mode;
+            self.save_prefs();
+        }
+        if let Some(level) = chosen {
+            self.open(level, now);
+        } else if let Some(id) = resume.0 {
+            self.resume(&id, now);
+        } else if let Some(id) = resume.1 {
+            self.resume_friend(ui.ctx(), &id);
+        }
+    }
+
+    /// The home card of a new game against the computer: the game, then the level
+    /// (the level chosen, if one was).
+    fn new_game_card(&self, ui: &mut egui::Ui, mode: &mut Mode) -> Option<Level> {
+        let t = &self.text;
+        ui.heading(t.get("home-mode"));
+        ui.radio_value(mode, Mode::Armada, t.get("mode-armada"));
         for side in [8u8, 10, 12] {
             ui.radio_value(
-                &mut mode,
+                mode,
                 Mode::Classic(side),
                 t.with("mode-classic", &[("side", Arg::from(u32::from(side)))]),
             );
         }
-        ui.add_space(12.0);
+        ui.add_space(14.0);
         ui.heading(t.get("home-computer"));
         let mut chosen = None;
         ui.horizontal(|ui| {
@@ -67,18 +117,23 @@ impl Armada {
                 (Level::Medium, "level-medium"),
                 (Level::Hard, "level-hard"),
             ] {
-                if ui.button(t.get(id)).clicked() {
+                if ui.add(big_button(t.get(id), 110.0)).clicked() {
                     chosen = Some(level);
                 }
             }
         });
-        ui.add_space(12.0);
+        chosen
+    }
+
+    /// The home card of a friend's table: open one, join by code or invite, the
+    /// public network's switch, the LAN.
+    fn friend_card(&mut self, ui: &mut egui::Ui) -> Friend {
+        let t = &self.text;
+        let mut friend = Friend::default();
         ui.heading(t.get("home-friend"));
-        let mut host = false;
-        let mut join = false;
+        friend.host = ui.add(big_button(t.get("home-host"), 160.0)).clicked();
+        ui.add_space(6.0);
         ui.horizontal(|ui| {
-            host = ui.button(t.get("home-host")).clicked();
-            ui.separator();
             ui.add(
                 egui::TextEdit::singleline(&mut self.invite)
                     .hint_text(t.get("home-invite-hint"))
@@ -91,45 +146,24 @@ impl Armada {
                     t.get("home-invite-hint"),
                 )
             });
-            join = ui
+            friend.join = ui
                 .add_enabled(
                     !self.invite.trim().is_empty(),
                     egui::Button::new(t.get("home-join")),
                 )
                 .clicked();
         });
-        let public = ui
+        ui.add_space(6.0);
+        friend.public = ui
             .checkbox(&mut self.prefs.public, t.get("home-public"))
             .changed();
         ui.weak(t.get("home-public-why"));
-        if public {
-            self.save_prefs();
-        }
         if let Some(note) = &self.note {
             ui.colored_label(Color32::from_rgb(240, 120, 110), note);
         }
-        if let Some(invite) = self.lan_tables(ui) {
-            self.invite = invite;
-            self.open_friend(ui.ctx(), true);
-            return;
-        }
-        if host || join {
-            self.open_friend(ui.ctx(), join);
-            return;
-        }
-        let (resume, resume_friend) = self.saved_tables_section(ui);
-        self.totals_section(ui);
-        if mode != self.prefs.mode {
-            self.prefs.mode = mode;
-            self.save_prefs();
-        }
-        if let Some(level) = chosen {
-            self.open(level, now);
-        } else if let Some(id) = resume {
-            self.resume(&id, now);
-        } else if let Some(id) = resume_friend {
-            self.resume_friend(ui.ctx(), &id);
-        }
+        ui.add_space(6.0);
+        friend.lan = self.lan_tables(ui);
+        friend
     }
 
     /// The LAN search button and what it found; the invite of a table chosen to join.
@@ -465,4 +499,32 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         past,
         unreadable: saved.unreadable,
     }
+}
+
+/// A framed card of the home screen, `width` wide inside.
+fn card(ui: &mut egui::Ui, width: f32, add: impl FnOnce(&mut egui::Ui)) {
+    egui::Frame::group(ui.style())
+        .fill(ui.visuals().faint_bg_color)
+        .corner_radius(8.0)
+        .inner_margin(14.0)
+        .show(ui, |ui| {
+            ui.set_width(width);
+            ui.vertical(add);
+        });
+}
+
+/// What the friend card asked for.
+#[derive(Default)]
+struct Friend {
+    host: bool,
+    join: bool,
+    /// The public network's switch was turned.
+    public: bool,
+    /// The invite of a LAN table chosen to join.
+    lan: Option<String>,
+}
+
+/// A large button of the home screen, at least `width` wide.
+fn big_button(text: String, width: f32) -> egui::Button<'static> {
+    egui::Button::new(RichText::new(text).size(18.0)).min_size(egui::Vec2::new(width, 40.0))
 }
