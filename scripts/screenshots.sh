@@ -30,7 +30,7 @@ shot home
 click 398 12 1            # Rules
 shot rules
 click 398 12 0.6          # Rules again: back home
-click 78 216 1.2          # Medium
+click 196 341 1.2         # Medium
 click 60 145              # the battleship at A1
 xdotool mousemove 180 345 # the cruiser's ghost, touching nothing yet
 sleep 0.6

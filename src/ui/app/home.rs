@@ -60,7 +60,7 @@ impl Armada {
         ui.horizontal_top(|ui| {
             card(ui, 400.0, |ui| chosen = self.new_game_card(ui, &mut mode));
             ui.add_space(12.0);
-            let width = (ui.available_width() - 28.0).max(360.0);
+            let width = (ui.available_width() - 34.0).max(360.0);
             card(ui, width, |ui| friend = self.friend_card(ui));
         });
         if friend.public {
@@ -76,7 +76,7 @@ impl Armada {
             return;
         }
         ui.add_space(12.0);
-        let width = (ui.available_width() - 28.0).max(360.0);
+        let width = (ui.available_width() - 34.0).max(360.0);
         let mut resume = (None, None);
         card(ui, width, |ui| {
             resume = self.saved_tables_section(ui);
