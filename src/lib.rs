@@ -3,6 +3,7 @@
 //! See ARCHITECTURE.md for the map of modules and what each must never do.
 
 pub mod ai;
+pub mod archimedes;
 pub mod demo;
 pub mod driver;
 pub mod fair;

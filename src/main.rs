@@ -150,12 +150,19 @@ enum Command {
         /// Seed for placement and play: the same seed plays the same game.
         #[arg(long)]
         seed: Option<u64>,
+        /// The game: the sea battle (`sea`) or `archimedes`.
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        game: String,
         /// Classic sea battle: plain shots only.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "levels")]
         classic: bool,
-        /// Board side for classic mode: 8, 10 or 12.
-        #[arg(long, default_value_t = 10, requires = "classic")]
-        size: u8,
+        /// Board side: 8, 10 or 12 for the classic sea battle (10 if not given);
+        /// 6, 8 or 10 for Archimedes (6 if not given).
+        #[arg(long)]
+        size: Option<u8>,
+        /// Archimedes: the two computer levels, first (bottom-left) and second.
+        #[arg(long = "match", value_name = "A:B", default_value = "hard:insane")]
+        levels: String,
         /// Save the signed transcript here, for `armada verify`.
         #[arg(long, value_name = "FILE")]
         transcript: Option<PathBuf>,
@@ -169,9 +176,17 @@ enum Command {
     /// With `--match A:B`, A plays B with seats alternating; the last line reads
     /// `match=A:B games=… wins=… losses=… draws=… win_rate=…`.
     BenchAi {
-        /// The level to measure alone: random, easy, medium or hard.
+        /// The game: the sea battle (`sea`) or `archimedes` (with `--size`; its
+        /// levels are easy, medium, hard and insane, `--level` playing a random mover).
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        game: String,
+        /// The Archimedes board: 6, 8 or 10.
+        #[arg(long, default_value_t = 8)]
+        size: u8,
+        /// The level to measure alone: random, easy, medium or hard (Archimedes:
+        /// easy, medium, hard or insane).
         #[arg(long, conflicts_with = "versus")]
-        level: Option<Level>,
+        level: Option<String>,
         /// Hide the fleets as this level places its own (hard keeps tight rings);
         /// uniformly random without it.
         #[arg(long, requires = "level")]
@@ -308,37 +323,9 @@ fn run(cli: &Cli) -> Result<u8> {
                 )
             })
         }
-        Command::Demo {
-            seed,
-            classic,
-            size,
-            transcript,
-        } => {
-            let variant = if *classic {
-                Variant::classic(*size)?
-            } else {
-                Variant::Armada
-            };
-            let seed = seed.unwrap_or_else(rand::random);
-            cli::demo::run_demo(variant, seed, transcript.as_deref())?;
-            Ok(0)
-        }
+        command @ Command::Demo { .. } => demo(command),
         #[cfg(feature = "bench")]
-        Command::BenchAi {
-            level,
-            versus,
-            games,
-            classic,
-            seed,
-            placement,
-        } => cli::bench::bench_ai(
-            *level,
-            versus.as_deref(),
-            *games,
-            *classic,
-            *seed,
-            *placement,
-        ),
+        command @ Command::BenchAi { .. } => bench_ai(command),
         Command::Verify { json, file } => Ok(cli::verify(file, *json)),
     }
 }
@@ -351,6 +338,95 @@ fn table_settings(classic: Option<u8>, grace: u32) -> Result<armada_proto::Setti
         None => Variant::Armada,
     };
     Ok(armada::driver::settings(variant, grace * 1000))
+}
+
+/// `armada demo`: the sea battle's two peers in memory, or an Archimedes game.
+fn demo(command: &Command) -> Result<u8> {
+    match command {
+        Command::Demo {
+            seed,
+            game,
+            size,
+            levels,
+            transcript,
+            ..
+        } if game == "archimedes" => {
+            anyhow::ensure!(
+                transcript.is_none(),
+                "an Archimedes demo has no transcript: nothing in it is hidden"
+            );
+            let seed = seed.unwrap_or_else(rand::random);
+            cli::demo::run_archimedes(size.unwrap_or(6), levels, seed)?;
+            Ok(0)
+        }
+        Command::Demo {
+            seed,
+            classic,
+            size,
+            transcript,
+            ..
+        } => {
+            let variant = match (*classic, size) {
+                (true, size) => Variant::classic(size.unwrap_or(10))?,
+                (false, None) => Variant::Armada,
+                (false, Some(_)) => anyhow::bail!("--size is for --classic or --game archimedes"),
+            };
+            let seed = seed.unwrap_or_else(rand::random);
+            cli::demo::run_demo(variant, seed, transcript.as_deref())?;
+            Ok(0)
+        }
+        _ => anyhow::bail!("not the demo command"),
+    }
+}
+
+/// `armada bench-ai`: the sea battle's levels or Archimedes'.
+#[cfg(feature = "bench")]
+fn bench_ai(command: &Command) -> Result<u8> {
+    match command {
+        Command::BenchAi {
+            game,
+            size,
+            level,
+            versus,
+            games,
+            classic,
+            seed,
+            placement,
+        } if game == "archimedes" => {
+            anyhow::ensure!(
+                !*classic && placement.is_none(),
+                "--classic and --placement are the sea battle's"
+            );
+            cli::bench_archimedes::bench_ai(
+                level.as_deref(),
+                versus.as_deref(),
+                *size,
+                *games,
+                *seed,
+            )
+        }
+        Command::BenchAi {
+            level,
+            versus,
+            games,
+            classic,
+            seed,
+            placement,
+            ..
+        } => cli::bench::bench_ai(
+            level
+                .as_deref()
+                .map(str::parse::<Level>)
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
+            versus.as_deref(),
+            *games,
+            *classic,
+            *seed,
+            *placement,
+        ),
+        _ => anyhow::bail!("not the bench-ai command"),
+    }
 }
 
 #[cfg(test)]

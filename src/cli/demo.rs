@@ -66,3 +66,64 @@ fn capitalise(text: &str) -> String {
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
 }
+
+/// `armada demo --game archimedes`: two computer levels play a whole game on a
+/// `size` board; every move is printed with the board after it and each wave of
+/// sinkings with the ships that saw it.
+pub fn run_archimedes(size: u8, levels: &str, seed: u64) -> Result<()> {
+    use armada::archimedes::{EndReason, Level, Position, Side, choose, render};
+    use std::fmt::Write as _;
+    let (a, b) = levels
+        .split_once(':')
+        .context("--match takes A:B, like hard:insane")?;
+    let levels = [
+        a.parse::<Level>().map_err(anyhow::Error::msg)?,
+        b.parse::<Level>().map_err(anyhow::Error::msg)?,
+    ];
+    let mut position = Position::start(size)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = format!(
+        "Archimedes {size}×{size}, seed {seed}: {} (x, bottom-left) against {} (o, top-right)\n\n{}",
+        levels[0],
+        levels[1],
+        render(&position)
+    );
+    let mark = |side: Side| if side == Side::First { 'x' } else { 'o' };
+    while !position.is_over() {
+        let side = position.mover();
+        let mv = choose(&position, levels[side.index()], &mut rng)
+            .context("a game not over has a move")?;
+        let played = position.play(mv)?;
+        let _ = writeln!(out, "\n{}. {} {mv}", position.moves(), mark(side));
+        for (n, wave) in played.waves.iter().enumerate() {
+            let sunk: Vec<String> = wave
+                .iter()
+                .map(|s| {
+                    let by: Vec<String> = s.by.iter().map(ToString::to_string).collect();
+                    format!("{} {} (seen by {})", mark(s.side), s.cell, by.join(" "))
+                })
+                .collect();
+            let _ = writeln!(out, "   wave {}: sunk {}", n + 1, sunk.join(", "));
+        }
+        out.push_str(&render(&position));
+        super::emit(&std::mem::take(&mut out));
+    }
+    let ending = position.ending().context("the game ended")?;
+    let why = match ending.reason {
+        EndReason::Fleet => "a fleet fell below three ships",
+        EndReason::NoMove => "the side to move had no move",
+        EndReason::Quiet => "fifty moves passed without a sinking",
+        EndReason::Resigned => "a player resigned",
+    };
+    let result = match ending.winner {
+        Some(side) => format!("{} ({}) wins", mark(side), levels[side.index()]),
+        None => "a draw".to_owned(),
+    };
+    super::emit(&format!(
+        "\n{result}: {why}; {} moves; ships left x {}, o {}\n",
+        position.moves(),
+        position.count(Side::First),
+        position.count(Side::Second)
+    ));
+    Ok(())
+}

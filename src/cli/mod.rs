@@ -2,6 +2,8 @@
 
 #[cfg(feature = "bench")]
 pub mod bench;
+#[cfg(feature = "bench")]
+pub mod bench_archimedes;
 pub mod demo;
 pub mod net;
 pub mod report;

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 const ALLOWED: &[(&str, &[&str])] = &[
     ("rules", &[]),
     ("ai", &["rules"]),
+    // The second game: its engine and computer share the sea battle's cells.
+    ("archimedes", &["rules"]),
     ("fair", &["rules"]),
     ("session", &["rules", "fair"]),
     // A saved table names the computer's level.
@@ -25,11 +27,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("ui", &["rules", "driver"]),
     // The binary opens the window; its bench commands use the engine-only referee.
-    ("main", &["rules", "driver", "ui", "demo"]),
-    ("demo", &["rules", "ai"]),
+    ("main", &["rules", "archimedes", "driver", "ui", "demo"]),
+    ("demo", &["rules", "ai", "archimedes"]),
     (
         "fuzz",
-        &["rules", "ai", "fair", "session", "store", "driver", "demo"],
+        &[
+            "rules",
+            "ai",
+            "archimedes",
+            "fair",
+            "session",
+            "store",
+            "driver",
+            "demo",
+        ],
     ),
 ];
 

@@ -3,6 +3,7 @@
 mod support;
 
 mod ai;
+mod archimedes;
 mod caught;
 mod chaos;
 mod cheats;
