@@ -10,6 +10,7 @@
 //! Without the feature `net` only the in-memory parts are built: computer players
 //! and tables played in memory (what the fuzz targets use).
 
+mod archimedes;
 #[cfg(feature = "bench")]
 mod bench;
 pub mod bot;
@@ -30,6 +31,7 @@ mod table;
 #[cfg(feature = "net")]
 mod watch;
 
+pub use archimedes::ArchimedesTable;
 #[cfg(feature = "bench")]
 pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;

@@ -27,10 +27,16 @@
 //! `totals.json` keeps the totals across games ([`Totals`]), with the same check; a
 //! damaged one is set aside and the totals start again from zero.
 //!
+//! `archimedes.game` keeps the game of Archimedes against the computer
+//! ([`ArchimedesGame`]: its moves, with the same check), replayed through that
+//! game's engine when read: a file that does not replay is named damaged.
+//!
 //! Architecture invariant: files only; no game logic, no network.
 
+mod archimedes;
 mod totals;
 
+pub use archimedes::ArchimedesGame;
 pub use totals::{Against, Kind, Outcome, Tally, Totals};
 
 use std::collections::HashMap;
@@ -45,6 +51,9 @@ use crate::ai::Level;
 use crate::fair::sign::Identity;
 use crate::fair::table::Table;
 use crate::session::Session;
+
+/// The game of Archimedes against the computer.
+const ARCHIMEDES_FILE: &str = "archimedes.game";
 
 /// The label of a saved file's check.
 const CHECK_LABEL: &[u8] = b"armada/store/check/v1";
@@ -511,6 +520,24 @@ impl Store {
             let kept = aside.and_then(|aside| std::fs::rename(&path, &aside).ok().map(|()| aside));
             TotalsLost { path, kept }
         })
+    }
+
+    /// The saved game of Archimedes against the computer, if there is one; why it
+    /// cannot be played on, if it is damaged.
+    pub fn archimedes(&self) -> Result<Option<ArchimedesGame>, String> {
+        let path = self.dir.join(ARCHIMEDES_FILE);
+        match std::fs::read(&path) {
+            Ok(bytes) => ArchimedesGame::from_bytes(&bytes)
+                .map(Some)
+                .map_err(|why| format!("{} is damaged: {why}", path.display())),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(format!("{} cannot be read: {error}", path.display())),
+        }
+    }
+
+    /// Saves the game of Archimedes against the computer atomically (after every move).
+    pub fn save_archimedes(&self, game: &ArchimedesGame) -> anyhow::Result<()> {
+        write_atomic(&self.dir.join(ARCHIMEDES_FILE), &game.to_bytes(), false)
     }
 
     /// Saves the totals atomically.

@@ -256,6 +256,40 @@ fn a_ship_that_helped_sink_another_sinks_in_the_same_wave() {
     );
 }
 
+/// The source: "their removal can open new lines, so the check repeats until nothing
+/// more sinks" — one move sinks ships of both sides, in two waves (a position from
+/// `armada demo --game archimedes --match easy:easy --seed 118`, move 6).
+#[test]
+fn a_cascade_sinks_ships_of_both_sides_in_two_waves() {
+    let mut p = parse(
+        "
+        . . . o o .
+        . . . o o o
+        o . . . . .
+        x . . . . .
+        x x . . o .
+        x . x . . .
+        ",
+        Side::Second,
+    )
+    .unwrap();
+    let played = p.play(mv("D5-B3")).unwrap();
+    // Wave 1: the arriving B3 is the third for B2 and A3, and they with A2 are three
+    // for B3, which sinks with them. Wave 2: with B2 and A3 gone, A2 sees E2 and A4,
+    // and E6 past where B3 stood.
+    assert_eq!(waves(&played), [vec!["B2", "A3", "B3"], vec!["A2"]]);
+    let sides: Vec<Side> = played.waves[0].iter().map(|s| s.side).collect();
+    assert_eq!(sides, [Side::First, Side::First, Side::Second]);
+    assert_eq!(played.waves[1][0].by.len(), 3);
+    assert_eq!(
+        played.ending,
+        Some(Ending {
+            winner: Some(Side::Second),
+            reason: EndReason::Fleet
+        })
+    );
+}
+
 #[test]
 fn both_fleets_below_three_after_one_move_is_a_draw() {
     let mut p = position(

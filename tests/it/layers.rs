@@ -19,11 +19,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fair", &["rules"]),
     ("session", &["rules", "fair"]),
     // A saved table names the computer's level.
-    ("store", &["rules", "ai", "fair", "session"]),
+    ("store", &["rules", "ai", "archimedes", "fair", "session"]),
     ("net", &[]),
     (
         "driver",
-        &["rules", "ai", "fair", "session", "store", "net"],
+        &[
+            "rules",
+            "ai",
+            "archimedes",
+            "fair",
+            "session",
+            "store",
+            "net",
+        ],
     ),
     ("ui", &["rules", "driver"]),
     // The binary opens the window; its bench commands use the engine-only referee.
