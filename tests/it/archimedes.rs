@@ -25,6 +25,11 @@ fn cells(names: &str) -> CellSet {
     set
 }
 
+/// That `played` ended the game with `winner` (`None`: a draw) for `reason`.
+fn assert_ends(played: &armada::archimedes::Played, winner: Option<Side>, reason: EndReason) {
+    assert_eq!(played.ending, Some(Ending { winner, reason }), "{played:?}");
+}
+
 fn position(picture: &str) -> Position {
     parse(picture, Side::First).unwrap()
 }
@@ -174,13 +179,7 @@ fn a_third_ship_brought_onto_a_line_sinks_the_enemy() {
     assert_eq!(p.at(at("C3")), None);
     assert_eq!(p.quiet(), 0);
     // Two ships left: the second side has lost.
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: Some(Side::First),
-            reason: EndReason::Fleet
-        })
-    );
+    assert_ends(&played, Some(Side::First), EndReason::Fleet);
     assert_eq!(p.play(mv("A3-A4")), Err(MoveError::Over));
 }
 
@@ -247,13 +246,7 @@ fn a_ship_that_helped_sink_another_sinks_in_the_same_wave() {
     let c3 = played.waves[0].iter().find(|s| s.cell == at("C3")).unwrap();
     assert!(c3.by.contains(&at("E5")));
     // The mover's own move left it two ships: it has lost.
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: Some(Side::Second),
-            reason: EndReason::Fleet
-        })
-    );
+    assert_ends(&played, Some(Side::Second), EndReason::Fleet);
 }
 
 /// The source: "their removal can open new lines, so the check repeats until nothing
@@ -281,13 +274,7 @@ fn a_cascade_sinks_ships_of_both_sides_in_two_waves() {
     let sides: Vec<Side> = played.waves[0].iter().map(|s| s.side).collect();
     assert_eq!(sides, [Side::First, Side::First, Side::Second]);
     assert_eq!(played.waves[1][0].by.len(), 3);
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: Some(Side::Second),
-            reason: EndReason::Fleet
-        })
-    );
+    assert_ends(&played, Some(Side::Second), EndReason::Fleet);
 }
 
 #[test]
@@ -304,15 +291,7 @@ fn both_fleets_below_three_after_one_move_is_a_draw() {
     );
     let played = p.play(mv("E2-E5")).unwrap();
     assert_eq!(waves(&played), [["C3", "E5"]]);
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: None,
-            reason: EndReason::Fleet
-        }),
-        "{}",
-        render(&p)
-    );
+    assert_ends(&played, None, EndReason::Fleet);
 }
 
 #[test]
@@ -361,13 +340,7 @@ fn fifty_moves_without_a_sinking_end_the_game_for_the_larger_fleet() {
     let mut p = larger.clone();
     let played = p.play(mv("B1-B2")).unwrap();
     assert!(played.waves.is_empty(), "{}", render(&p));
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: Some(Side::First),
-            reason: EndReason::Quiet
-        })
-    );
+    assert_ends(&played, Some(Side::First), EndReason::Quiet);
     // One move earlier the game goes on.
     let mut p = larger.with_quiet(QUIET_LIMIT - 2);
     assert_eq!(p.play(mv("B1-B2")).unwrap().ending, None);
@@ -389,13 +362,7 @@ fn fifty_quiet_moves_with_equal_fleets_are_a_draw() {
     .with_quiet(QUIET_LIMIT - 1);
     let played = p.play(mv("B1-B2")).unwrap();
     assert!(played.waves.is_empty(), "{}", render(&p));
-    assert_eq!(
-        played.ending,
-        Some(Ending {
-            winner: None,
-            reason: EndReason::Quiet
-        })
-    );
+    assert_ends(&played, None, EndReason::Quiet);
 }
 
 #[test]
