@@ -16,7 +16,13 @@ pub enum Seat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
     Armada,
-    Classic { side: u8 },
+    Classic {
+        side: u8,
+    },
+    /// Archimedes (ARCHIMEDES.md) on a `side`×`side` board: 6, 8 or 10.
+    Archimedes {
+        side: u8,
+    },
 }
 
 /// A table's settings: chosen by the host, bound into every game id. (Whether the move
@@ -199,6 +205,15 @@ pub enum Payload {
     CodeHello {
         key: Hash,
         join: Hash,
+    },
+    /// Archimedes: move `number` of the game (from 0, both sides counted together),
+    /// the ship on cell `from` to cell `to` (cells `row * side + col`, row 0 at the
+    /// bottom).
+    Move {
+        game: Hash,
+        number: u32,
+        from: u8,
+        to: u8,
     },
 }
 

@@ -31,6 +31,7 @@ pub fn lan(
         let game = match offer.game {
             armada_proto::GameKind::Armada => "Armada".to_string(),
             armada_proto::GameKind::Classic { side } => format!("classic {side}×{side}"),
+            armada_proto::GameKind::Archimedes { side } => format!("Archimedes {side}×{side}"),
         };
         match offer.invite {
             Some(invite) => emit(&format!("{game} table of {peer}: {}\n", invite.to_link())),

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use super::archimedes as arch_table;
 use super::sign::frame_hash;
 use super::table::{ClaimState, ForfeitClaim, Lie, Note, Table, Verdict};
 use super::wire;
@@ -66,12 +67,25 @@ pub struct GameRecord {
     pub claim: Option<ForfeitClaim>,
 }
 
+/// One Archimedes game of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchimedesRecord {
+    pub number: u32,
+    pub id: [u8; 32],
+    pub first: Seat,
+    pub moves: Vec<arch_table::Step>,
+    pub outcome: Option<arch_table::Outcome>,
+    pub verdict: Option<arch_table::Verdict>,
+}
+
 /// Everything verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub table: Option<[u8; 32]>,
     pub settings: Option<proto::Settings>,
     pub games: Vec<GameRecord>,
+    /// The games of an Archimedes table (empty at a sea battle's).
+    pub archimedes: Vec<ArchimedesRecord>,
     pub outcome: Outcome,
 }
 
@@ -81,16 +95,20 @@ pub fn verify(bytes: &[u8]) -> Report {
         table: None,
         settings: None,
         games: Vec::new(),
+        archimedes: Vec::new(),
         outcome: Outcome::Malformed(why),
     };
     let transcript: Transcript = match proto::decode_transcript(bytes) {
         Ok(t) => t,
         Err(e) => return malformed(e.to_string()),
     };
-    let mut table = Table::new(transcript.table);
-    let mut games: Vec<GameRecord> = Vec::new();
     let order =
         canonical(&transcript.frames).unwrap_or_else(|| (0..transcript.frames.len()).collect());
+    if is_archimedes(&transcript) {
+        return verify_archimedes(&transcript, &order);
+    }
+    let mut table = Table::new(transcript.table);
+    let mut games: Vec<GameRecord> = Vec::new();
     for i in order {
         let frame = &transcript.frames[i];
         let from = wire::from_seat(frame.from);
@@ -170,8 +188,94 @@ pub fn verify(bytes: &[u8]) -> Report {
         table: Some(transcript.table),
         settings: table.settings(),
         games,
+        archimedes: Vec::new(),
         outcome,
     }
+}
+
+/// Whether the table's settings (the host's, in its first frames) say Archimedes.
+fn is_archimedes(transcript: &Transcript) -> bool {
+    transcript.frames.iter().any(|saved| {
+        proto::Frame::decode(&saved.bytes).is_ok_and(|frame| {
+            matches!(
+                frame.body.payload,
+                proto::Payload::Settings(proto::Settings {
+                    game: proto::GameKind::Archimedes { .. },
+                    ..
+                })
+            ) && frame.body.from == proto::Seat::Host
+        })
+    })
+}
+
+/// An Archimedes table's transcript through a fresh [`arch_table::Table`], in `order`.
+fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
+    let mut table = arch_table::Table::new(transcript.table);
+    let mut games: Vec<ArchimedesRecord> = Vec::new();
+    let mut report = Report {
+        table: Some(transcript.table),
+        settings: None,
+        games: Vec::new(),
+        archimedes: Vec::new(),
+        outcome: Outcome::Honest,
+    };
+    for &i in order {
+        let frame = &transcript.frames[i];
+        let from = wire::from_seat(frame.from);
+        let notes = match table.receive(from, &frame.bytes) {
+            Ok(notes) => notes,
+            Err(e) => {
+                report.outcome = Outcome::Malformed(format!("frame {i} (from the {from}): {e}"));
+                return report;
+            }
+        };
+        for note in notes {
+            let game = games.last_mut();
+            match (note, game) {
+                (arch_table::Note::Opened { number, id, first }, _) => {
+                    games.push(ArchimedesRecord {
+                        number,
+                        id,
+                        first,
+                        moves: Vec::new(),
+                        outcome: None,
+                        verdict: None,
+                    });
+                }
+                (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
+                (arch_table::Note::Undone(_), Some(game)) => {
+                    game.moves.pop();
+                    game.outcome = None;
+                }
+                (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
+                (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
+                _ => {}
+            }
+        }
+    }
+    report.settings = table.settings();
+    report.outcome = if let Some(lie) = table.first_lie() {
+        Outcome::Lie(lie)
+    } else if games.is_empty() {
+        Outcome::Incomplete("no game was played".into())
+    } else if let Some(open) = games.iter().find(|g| g.verdict.is_none()) {
+        Outcome::Incomplete(match table.pending_claim() {
+            Some(claim) => format!(
+                "game {}: {}, and the transcript ends before the {} answered the claim",
+                open.number + 1,
+                claim.reason(),
+                claim.claimant.other()
+            ),
+            None => format!(
+                "game {} has no result: the transcript stops before its end was settled",
+                open.number + 1
+            ),
+        })
+    } else {
+        Outcome::Honest
+    };
+    report.archimedes = games;
+    report
 }
 
 /// The frames' canonical order (PROTOCOL §7): each chain in `seq` order, every frame
@@ -346,9 +450,43 @@ impl Report {
                 })
             })
             .collect();
+        let games: Vec<Value> = games
+            .into_iter()
+            .chain(self.archimedes.iter().map(|g| {
+                json!({
+                    "number": g.number + 1,
+                    "id": hex::encode(g.id),
+                    "kind": "archimedes",
+                    "first": g.first.to_string(),
+                    "moves": g.moves.iter().map(|m| json!({
+                        "by": m.seat.to_string(),
+                        "move": m.played.mv.to_string(),
+                        "waves": m.played.waves.iter().map(|wave| {
+                            wave.iter().map(|s| s.cell.to_string()).collect::<Vec<_>>()
+                        }).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "ending": g.outcome.map(|o| o.to_string()),
+                    "verdict": match &g.verdict {
+                        None => json!({"status": "unsettled"}),
+                        Some(arch_table::Verdict::Decided(o)) => json!({
+                            "status": "honest",
+                            "winner": o.winner.map(|s| s.to_string()),
+                            "ending": o.to_string(),
+                        }),
+                        Some(arch_table::Verdict::Lie(lie)) => json!({
+                            "status": "lie", "liar": lie.liar.to_string(),
+                            "message": lie.seq, "reason": lie.reason,
+                        }),
+                    },
+                })
+            }))
+            .collect();
         let settings = self.settings.map_or(Value::Null, |s| {
             json!({
-                "kind": wire::variant(s.game).map(|v| v.to_string()).unwrap_or_default(),
+                "kind": match s.game {
+                    proto::GameKind::Archimedes { side } => format!("archimedes {side}×{side}"),
+                    game => wire::variant(game).map(|v| v.to_string()).unwrap_or_default(),
+                },
                 "move_ms": s.move_ms,
                 "answer_ms": s.answer_ms,
                 "reveal_ms": s.reveal_ms,
@@ -412,6 +550,29 @@ impl Report {
                 }
                 Some(Verdict::Lie(lie)) => writeln!(out, "  result: {lie}; the {} loses", lie.liar),
                 Some(Verdict::Incomplete(why)) => writeln!(out, "  result: incomplete: {why}"),
+                None => writeln!(out, "  result: none yet"),
+            };
+        }
+        for g in &self.archimedes {
+            let _ = writeln!(
+                out,
+                "Game {} (Archimedes), the {} moves first from the bottom-left corner",
+                g.number + 1,
+                g.first
+            );
+            for (n, m) in g.moves.iter().enumerate() {
+                let _ = write!(out, "{:>4}. {:<5} {}", n + 1, m.seat, m.played.mv);
+                for wave in &m.played.waves {
+                    let cells: Vec<String> = wave.iter().map(|s| s.cell.to_string()).collect();
+                    let _ = write!(out, "; sunk {}", cells.join(" "));
+                }
+                let _ = writeln!(out);
+            }
+            let _ = match &g.verdict {
+                Some(arch_table::Verdict::Decided(o)) => writeln!(out, "  result: {o}"),
+                Some(arch_table::Verdict::Lie(lie)) => {
+                    writeln!(out, "  result: {lie}; the {} loses", lie.liar)
+                }
                 None => writeln!(out, "  result: none yet"),
             };
         }

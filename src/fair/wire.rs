@@ -39,6 +39,9 @@ pub fn variant(kind: proto::GameKind) -> Result<Variant, WireError> {
         proto::GameKind::Classic { side } => {
             Variant::classic(side).map_err(|e| WireError::Game(e.to_string()))
         }
+        proto::GameKind::Archimedes { .. } => {
+            Err(WireError::Game("Archimedes, not a sea battle".into()))
+        }
     }
 }
 

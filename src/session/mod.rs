@@ -12,6 +12,7 @@
 //! sends goes through its own [`table::Table`] first, exactly as the peer and
 //! `armada verify` will check it.
 
+pub mod archimedes;
 mod snapshot;
 
 pub use snapshot::RestoreError;

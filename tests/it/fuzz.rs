@@ -227,6 +227,7 @@ fn payload_name(payload: &Payload) -> &'static str {
         Payload::Verdict { .. } => "verdict",
         Payload::PlayAgain { .. } => "play-again",
         Payload::Leave { .. } => "leave",
+        Payload::Move { .. } => "move",
     }
 }
 

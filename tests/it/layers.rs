@@ -16,8 +16,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("ai", &["rules"]),
     // The second game: its engine and computer share the sea battle's cells.
     ("archimedes", &["rules"]),
-    ("fair", &["rules"]),
-    ("session", &["rules", "fair"]),
+    ("fair", &["rules", "archimedes"]),
+    ("session", &["rules", "archimedes", "fair"]),
     // A saved table names the computer's level.
     ("store", &["rules", "ai", "archimedes", "fair", "session"]),
     ("net", &[]),

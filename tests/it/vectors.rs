@@ -487,3 +487,63 @@ fn short_code_key_password_confirmations_and_proof() {
         code["join"]
     );
 }
+
+/// PROTOCOL.md §9: an Archimedes table's settings and a `Move` frame, built byte by
+/// byte from the spec's encoding, signed with `ed25519-dalek`, then encoded by the
+/// implementation and checked by its Archimedes observer's rules of encoding.
+#[test]
+fn an_archimedes_move_frame() {
+    let vectors = vectors();
+    let v = &vectors["archimedes"];
+    // Settings: GameKind 2 (Archimedes) side 8; move_ms 60,000 as a varint; 0; 0; 0.
+    let settings = [&[0x02, 0x08][..], &[0xe0, 0xd4, 0x03], &[0, 0, 0]].concat();
+    assert_eq!(hex::encode(&settings), v["settings"]);
+    let mut body = vec![0x03]; // version 3
+    body.extend([0x99; 32]); // table
+    body.push(0x00); // from: Host
+    body.push(0x04); // seq 4
+    body.extend([0x77; 32]); // prev
+    body.extend([0x66; 32]); // seen
+    body.push(0x11); // Payload 17: Move
+    body.extend([0x55; 32]); // game
+    body.extend([0x02, 0x09, 0x1b]); // number 2, from 9 (B2), to 27 (D4)
+    assert_eq!(hex::encode(&body), v["body"]);
+    let key = SigningKey::from_bytes(&bytes(&v["secret_key"]).try_into().unwrap());
+    let mut signed = b"armada/1/signature\0".to_vec();
+    signed.extend_from_slice(&body);
+    assert_eq!(hex::encode(key.sign(&signed).to_bytes()), v["signature"]);
+
+    let ours = armada_proto::encode_settings(&armada_proto::Settings {
+        game: armada_proto::GameKind::Archimedes { side: 8 },
+        move_ms: 60_000,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms: 0,
+    });
+    assert_eq!(ours, settings);
+    let ours = armada_proto::encode_body(&armada_proto::Body {
+        version: 3,
+        table: [0x99; 32],
+        from: armada_proto::Seat::Host,
+        seq: 4,
+        prev: [0x77; 32],
+        seen: [0x66; 32],
+        payload: armada_proto::Payload::Move {
+            game: [0x55; 32],
+            number: 2,
+            from: 9,
+            to: 27,
+        },
+    });
+    assert_eq!(ours, body);
+    // B2 and D4 on 8×8 are the cells 9 and 27 of the spec's numbering.
+    let size = armada::archimedes::Position::start(8).unwrap().size();
+    let mv = armada::archimedes::Move::parse("B2-D4", size).unwrap();
+    assert_eq!(
+        (
+            mv.from.row() * 8 + mv.from.col(),
+            mv.to.row() * 8 + mv.to.col()
+        ),
+        (9, 27)
+    );
+}

@@ -5,25 +5,25 @@ use std::collections::VecDeque;
 use crate::fair::hash::Hash;
 
 #[derive(Clone, Debug, Default)]
-pub(super) struct Chain {
+pub(crate) struct Chain {
     /// The seq of `frames[0]`: frames before it were compacted away.
-    pub(super) base: u32,
+    pub(crate) base: u32,
     /// Each frame's message hash and its place in the transcript (bytes are kept once).
-    pub(super) frames: VecDeque<(Hash, usize)>,
+    pub(crate) frames: VecDeque<(Hash, usize)>,
     /// Index into the other chain of the newest frame this chain has seen.
-    pub(super) seen: Option<u32>,
+    pub(crate) seen: Option<u32>,
 }
 
 impl Chain {
-    pub(super) fn next(&self) -> u32 {
+    pub(crate) fn next(&self) -> u32 {
         self.base + self.frames.len() as u32
     }
 
-    pub(super) fn last(&self) -> Hash {
+    pub(crate) fn last(&self) -> Hash {
         self.frames.back().map_or([0; 32], |(h, _)| *h)
     }
 
-    pub(super) fn position(&self, hash: &Hash) -> Option<u32> {
+    pub(crate) fn position(&self, hash: &Hash) -> Option<u32> {
         self.frames
             .iter()
             .rposition(|(h, _)| h == hash)
@@ -31,14 +31,14 @@ impl Chain {
     }
 
     /// Frame `seq`'s hash and place in the transcript, unless compacted away.
-    pub(super) fn get(&self, seq: u32) -> Option<(Hash, usize)> {
+    pub(crate) fn get(&self, seq: u32) -> Option<(Hash, usize)> {
         self.frames
             .get(seq.checked_sub(self.base)? as usize)
             .copied()
     }
 
     /// Forgets the frames before `seq` (never the newest one).
-    pub(super) fn forget_before(&mut self, seq: u32) {
+    pub(crate) fn forget_before(&mut self, seq: u32) {
         while self.base < seq && self.frames.len() > 1 {
             self.frames.pop_front();
             self.base += 1;

@@ -8,7 +8,7 @@
 //! Architecture invariant: no secrets, no clock, no IO; a frame it rejects
 //! changes nothing, and a signed frame that breaks a rule is named as a lie.
 
-mod chain;
+pub(crate) mod chain;
 mod claims;
 mod crossings;
 mod round;
@@ -789,6 +789,9 @@ impl Table {
                     self.finished.extend(done);
                     self.round = Some(self.new_round(number)?);
                 }
+            }
+            Payload::Move { .. } => {
+                return Err("an Archimedes move at a sea battle's table".into());
             }
             Payload::Leave { reason } => {
                 self.leavers.push(from);

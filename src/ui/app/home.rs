@@ -248,6 +248,9 @@ impl Armada {
                                 peer: peer.to_string(),
                                 game: match offer.game {
                                     armada_proto::GameKind::Armada => "Armada".to_owned(),
+                                    armada_proto::GameKind::Archimedes { side } => {
+                                        format!("Archimedes {side}×{side}")
+                                    }
                                     armada_proto::GameKind::Classic { side } => {
                                         format!("{side}×{side}")
                                     }
