@@ -22,7 +22,7 @@ use crate::fair::code::{CodeKey, code_proof};
 use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
 use crate::fair::sign::Identity;
-use crate::fair::table::{Rejected, join_proof, table_id};
+use crate::fair::table::{ClaimState, Rejected, join_proof, table_id};
 use crate::fair::wire;
 use crate::rules::Seat;
 
@@ -91,7 +91,6 @@ pub struct Session {
     early: BTreeMap<u32, Vec<u8>>,
     /// Since when the other side owes its move (for a forfeit claim).
     waiting_since: Option<Millis>,
-    forfeit_sent: Option<Hash>,
     peer_gone: Option<String>,
     code_keys: Vec<CodeKey>,
 }
@@ -154,7 +153,6 @@ impl Session {
             events: VecDeque::new(),
             early: BTreeMap::new(),
             waiting_since: None,
-            forfeit_sent: None,
             peer_gone: None,
             code_keys: Vec::new(),
         }
@@ -251,10 +249,15 @@ impl Session {
         let Some(game) = self.table.game_id() else {
             return;
         };
-        if self.table.mover() != Some(self.me.other()) || self.forfeit_sent == Some(game) {
+        // One claim at a time; after a refuted one the clock starts again from the
+        // move that refuted it.
+        let standing = self
+            .table
+            .claim()
+            .is_some_and(|c| c.state != ClaimState::Refuted);
+        if self.table.mover() != Some(self.me.other()) || standing {
             return;
         }
-        self.forfeit_sent = Some(game);
         if let Ok(notes) = self.send(Payload::Forfeit {
             game,
             owed: proto::Owed::Move,
