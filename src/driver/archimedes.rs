@@ -79,6 +79,16 @@ impl ArchimedesTable {
         &self.position
     }
 
+    /// The last move played, by either side.
+    pub fn last_move(&self) -> Option<Move> {
+        self.game.moves.last().copied()
+    }
+
+    /// The game's random name (the totals count it once by it).
+    pub fn id(&self) -> [u8; 32] {
+        self.game.id
+    }
+
     pub fn level(&self) -> Level {
         self.game.level
     }

@@ -55,6 +55,8 @@ pub use watch::{Link, Update, Watch};
 // (commands, events, verdicts, what a side owes), the store, the computer levels,
 // the network's settings, and the offline verifier.
 pub use crate::ai::Level;
+/// The second game's engine, for the shells to draw and to name moves.
+pub use crate::archimedes as arch;
 pub use crate::fair::sign::Identity;
 pub use crate::fair::verify;
 #[cfg(feature = "net")]
@@ -64,6 +66,6 @@ pub use crate::session::{
     Verdict, settings,
 };
 pub use crate::store::{
-    Against, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta, Tally, Totals,
-    TotalsLost,
+    Against, ArchimedesKind, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta,
+    Tally, Totals, TotalsLost,
 };

@@ -10,6 +10,8 @@ use crate::rules::BoardSize;
 /// The saved game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArchimedesGame {
+    /// A random name for this game, so the totals count it once.
+    pub id: [u8; 32],
     pub size: u8,
     pub level: Level,
     /// The person's fleet (the computer has the other).
@@ -23,6 +25,9 @@ pub struct ArchimedesGame {
 /// The file's form: plain words and cell names.
 #[derive(Serialize, Deserialize)]
 struct File {
+    /// Hex; absent in a file written before games had one (then all zeros).
+    #[serde(default)]
+    id: Option<String>,
     size: u8,
     level: String,
     person: String,
@@ -48,7 +53,11 @@ fn side_of(name: &str) -> Option<Side> {
 impl ArchimedesGame {
     /// A new game: nothing played yet.
     pub fn new(size: u8, level: Level, person: Side) -> Self {
+        let id = crate::fair::secret::Secret::<32>::fresh()
+            .map(|s| *s.expose())
+            .unwrap_or_default();
         Self {
+            id,
             size,
             level,
             person,
@@ -76,6 +85,7 @@ impl ArchimedesGame {
     /// The file's bytes (JSON, then a check).
     pub fn to_bytes(&self) -> Vec<u8> {
         let file = File {
+            id: Some(hex::encode(self.id)),
             size: self.size,
             level: self.level.to_string(),
             person: side_name(self.person).to_owned(),
@@ -90,7 +100,15 @@ impl ArchimedesGame {
         let body = super::unsealed(bytes).ok_or("it fails its check")?;
         let file: File = serde_json::from_slice(body).map_err(|e| e.to_string())?;
         let size = BoardSize::new(file.size).ok_or("no such board")?;
+        let id = match &file.id {
+            Some(text) => hex::decode(text)
+                .ok()
+                .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                .ok_or("its id is not 32 bytes of hex")?,
+            None => [0; 32],
+        };
         let game = Self {
+            id,
             size: file.size,
             level: file.level.parse()?,
             person: side_of(&file.person).ok_or("no such side")?,

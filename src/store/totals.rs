@@ -152,10 +152,31 @@ impl Tally {
     }
 }
 
+/// The totals' key for Archimedes against the computer: the level and the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArchimedesKind {
+    pub level: crate::archimedes::Level,
+    pub side: u8,
+}
+
+impl ArchimedesKind {
+    const PREFIX: &str = "archimedes-";
+
+    fn from_names(level: &str, board: &str) -> Option<Self> {
+        let side: u8 = board.strip_prefix(Self::PREFIX)?.parse().ok()?;
+        crate::archimedes::SIZES.contains(&side).then_some(())?;
+        Some(Self {
+            level: level.parse().ok()?,
+            side,
+        })
+    }
+}
+
 /// Every kind's tally, and which games were counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     tallies: BTreeMap<Kind, Tally>,
+    archimedes: BTreeMap<ArchimedesKind, Tally>,
     /// Per table, the numbers of its games already counted: a game shown again (a
     /// redraw, a resumed table, a reopened window) is not counted twice.
     counted: BTreeMap<[u8; 32], BTreeSet<u32>>,
@@ -182,6 +203,31 @@ impl Totals {
         true
     }
 
+    /// Counts the Archimedes game `id`, of `kind`, that ended so for the person;
+    /// whether it was counted now (not before).
+    pub fn record_archimedes(
+        &mut self,
+        kind: ArchimedesKind,
+        id: &[u8; 32],
+        outcome: Outcome,
+    ) -> bool {
+        if !self.counted.entry(*id).or_default().insert(0) {
+            return false;
+        }
+        self.archimedes.entry(kind).or_default().add(outcome);
+        true
+    }
+
+    /// The tally of an Archimedes `kind` (zero if none was played).
+    pub fn archimedes_tally(&self, kind: ArchimedesKind) -> Tally {
+        self.archimedes.get(&kind).copied().unwrap_or_default()
+    }
+
+    /// Every Archimedes kind played, by level then board.
+    pub fn archimedes_kinds(&self) -> impl Iterator<Item = (ArchimedesKind, Tally)> + '_ {
+        self.archimedes.iter().map(|(kind, tally)| (*kind, *tally))
+    }
+
     /// The tally of `kind` (zero if none was played).
     pub fn tally(&self, kind: Kind) -> Tally {
         self.tallies.get(&kind).copied().unwrap_or_default()
@@ -193,7 +239,7 @@ impl Totals {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tallies.is_empty()
+        self.tallies.is_empty() && self.archimedes.is_empty()
     }
 
     /// The file's bytes: the totals as JSON, with a check over their compact form.
@@ -220,12 +266,18 @@ impl Totals {
         }
         let mut totals = Self::default();
         for entry in file.totals.kinds {
-            let kind = Kind::from_names(&entry.against, &entry.variant)?;
             let tally = entry.tally;
             if tally.streak > tally.best || tally.best > tally.won {
                 return None;
             }
-            if totals.tallies.insert(kind, tally).is_some() {
+            let twice = if entry.variant.starts_with(ArchimedesKind::PREFIX) {
+                let kind = ArchimedesKind::from_names(&entry.against, &entry.variant)?;
+                totals.archimedes.insert(kind, tally).is_some()
+            } else {
+                let kind = Kind::from_names(&entry.against, &entry.variant)?;
+                totals.tallies.insert(kind, tally).is_some()
+            };
+            if twice {
                 return None;
             }
         }
@@ -249,6 +301,11 @@ impl Totals {
                         tally: *tally,
                     }
                 })
+                .chain(self.archimedes.iter().map(|(kind, tally)| Entry {
+                    against: kind.level.to_string(),
+                    variant: format!("{}{}", ArchimedesKind::PREFIX, kind.side),
+                    tally: *tally,
+                }))
                 .collect(),
             counted: self
                 .counted
@@ -463,5 +520,37 @@ mod tests {
         let mut expected = kinds.to_vec();
         expected.reverse();
         assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn archimedes_games_are_counted_once_per_level_and_board_and_read_back() {
+        use crate::archimedes::Level as A;
+        let insane = ArchimedesKind {
+            level: A::Insane,
+            side: 8,
+        };
+        let easy = ArchimedesKind {
+            level: A::Easy,
+            side: 6,
+        };
+        let mut totals = Totals::default();
+        assert!(totals.record_archimedes(insane, &[1; 32], Outcome::Won));
+        assert!(
+            !totals.record_archimedes(insane, &[1; 32], Outcome::Won),
+            "once"
+        );
+        assert!(totals.record_archimedes(insane, &[2; 32], Outcome::Lost));
+        assert!(totals.record_archimedes(easy, &[3; 32], Outcome::Won));
+        totals.record(MEDIUM, &[4; 32], 0, Seat::Host, &won());
+        let back = Totals::from_bytes(&totals.to_bytes()).unwrap();
+        assert_eq!(back, totals);
+        let tally = back.archimedes_tally(insane);
+        assert_eq!(
+            (tally.won, tally.lost, tally.best, tally.streak),
+            (1, 1, 1, 0)
+        );
+        assert_eq!(back.archimedes_tally(easy).won, 1);
+        assert_eq!(back.tally(MEDIUM).won, 1);
+        assert_eq!(back.archimedes_kinds().count(), 2);
     }
 }

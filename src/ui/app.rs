@@ -17,6 +17,7 @@ use crate::rules::{
     Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo, Variant, Weapon,
 };
 
+mod archimedes;
 mod battle;
 mod home;
 mod lot;
@@ -34,12 +35,15 @@ const LOG_LINES: usize = 200;
 pub enum Mode {
     Armada,
     Classic(u8),
+    /// Archimedes, the second game, on a board of this side.
+    Archimedes(u8),
 }
 
 impl Mode {
+    /// The sea battle's variant (Archimedes has none: its tables go elsewhere).
     fn variant(self) -> Variant {
         match self {
-            Self::Armada => Variant::Armada,
+            Self::Armada | Self::Archimedes(_) => Variant::Armada,
             Self::Classic(side) => Variant::classic(side).unwrap_or(Variant::Armada),
         }
     }
@@ -79,6 +83,8 @@ pub struct Armada {
     prefs: Prefs,
     store: Option<Store>,
     play: Option<Box<Play>>,
+    /// A game of Archimedes against the computer, on screen instead of a table.
+    arch: Option<Box<archimedes::ArchPlay>>,
     /// The computer moves without pausing (for tests).
     fast: bool,
     /// What the home screen lists, found when it is first shown.
@@ -154,6 +160,8 @@ struct HomeInfo {
     /// Saved tables whose transcript this client cannot read (damaged, or written
     /// by another protocol version): neither resumed nor listed.
     unreadable: usize,
+    /// A game of Archimedes against the computer left unfinished.
+    archimedes: bool,
 }
 
 /// What to aim with.
@@ -451,6 +459,7 @@ impl Armada {
             prefs,
             store,
             play: None,
+            arch: None,
             fast: false,
             home: None,
             connecting: None,
@@ -658,6 +667,7 @@ impl Armada {
                 let mut home = false;
                 match &mut self.play {
                     None if self.connecting.is_some() => self.connecting_screen(ui),
+                    None if self.arch.is_some() => self.archimedes_screen(ui, now),
                     None => self.home(ui, now),
                     Some(play) => {
                         home = play.show(ui, now, &self.text, self.store.as_ref());
@@ -710,7 +720,7 @@ impl Armada {
             {
                 self.rules = !self.rules;
             }
-            if (self.play.is_some() || self.connecting.is_some())
+            if (self.play.is_some() || self.connecting.is_some() || self.arch.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
                 self.rules = false;
@@ -749,6 +759,7 @@ impl Armada {
             remote.leave();
         }
         self.play = None;
+        self.arch = None;
         self.connecting = None;
         self.home = None;
     }

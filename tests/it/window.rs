@@ -2376,3 +2376,142 @@ fn a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results(
             .unwrap();
     }
 }
+
+/// Archimedes by clicks: pick up one of your ships (its green dots appear as cells
+/// labelled "move here"), then click a dot; until the game is over.
+fn play_archimedes_by_clicks(harness: &mut Harness<'_, Armada>) -> usize {
+    for moves in 0..400 {
+        assert!(
+            step_until(harness, 2_000, |h| has(h, "Your move:")
+                || has(h, "The game is over.")),
+            "the computer never gave the move back"
+        );
+        if has(harness, "The game is over.") {
+            return moves;
+        }
+        let ships: Vec<String> = harness
+            .query_all_by_label_contains(": your ship")
+            .filter_map(|n| n.accesskit_node().label())
+            .collect();
+        let mut moved = false;
+        for ship in ships {
+            click(harness, &ship);
+            let dot = harness
+                .query_all_by_label_contains(": move here")
+                .find_map(|n| n.accesskit_node().label());
+            if let Some(dot) = dot {
+                click(harness, &dot);
+                moved = true;
+                break;
+            }
+            // No move for this ship: put it down again.
+            click(harness, &ship);
+        }
+        assert!(moved, "none of my ships could move, yet the game goes on");
+    }
+    panic!("a game of 400 moves");
+}
+
+#[test]
+fn archimedes_is_played_by_clicks_against_each_level_and_counted_in_the_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    for (level, name) in [
+        ("Easy", "easy"),
+        ("Medium", "medium"),
+        ("Hard", "hard"),
+        ("Insane", "insane"),
+    ] {
+        let mut harness = window(dir.path());
+        click(&mut harness, "6×6");
+        click(&mut harness, level);
+        assert!(has(&harness, "You: 7 ships · Computer: 7 ships · Moves: 0"));
+        // A ship picked up shows where it can go; the same click puts it down.
+        let moves = play_archimedes_by_clicks(&mut harness);
+        assert!(moves > 0, "{name}: the person moved");
+        let result = ["You win!", "You lose.", "A draw."]
+            .iter()
+            .filter(|r| has(&harness, r))
+            .count();
+        assert_eq!(result, 1, "{name}: one result headline");
+        assert!(has(&harness, "Ships lost — you:"), "{name}");
+        assert!(
+            has(&harness, &format!("{level}, 6×6:")),
+            "{name}: the totals of this board and level"
+        );
+        // Counted once: a redraw does not count it again.
+        harness.run();
+        let totals = armada::store::Store::open(Some(dir.path()))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let tally = totals.archimedes_tally(armada::store::ArchimedesKind {
+            level: name.parse().unwrap(),
+            side: 6,
+        });
+        assert_eq!(tally.played(), 1, "{name}");
+    }
+    // Home lists the four levels' totals on this board.
+    let harness = window(dir.path());
+    for level in ["Easy", "Medium", "Hard", "Insane"] {
+        assert!(has(&harness, level));
+    }
+    assert_eq!(harness.query_all_by_label("Archimedes 6×6").count(), 4);
+}
+
+#[test]
+fn archimedes_is_saved_after_every_move_and_continued_from_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "8×8");
+    click(&mut harness, "Easy");
+    assert!(has(&harness, "You: 12 ships · Computer: 12 ships"));
+    let ship = harness
+        .query_all_by_label_contains(": your ship")
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|s| s.starts_with("D1"))
+        .unwrap();
+    click(&mut harness, &ship);
+    assert!(has(&harness, "E2: move here"), "the green dots of D1");
+    click(&mut harness, "E2: move here");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Moves: 2")));
+    // A new window over the same data: home offers the game, and it is where it was.
+    drop(harness);
+    let mut harness = window(dir.path());
+    click(&mut harness, "Continue the game of Archimedes");
+    assert!(has(&harness, "Moves: 2"));
+    assert!(has(&harness, "E2: your ship"));
+    // For the docs: `ARMADA_SHOTS=dir` keeps the board with a ship's green dots.
+    if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+        click(&mut harness, "E2: your ship");
+        let image = harness.render().expect("a renderer");
+        image
+            .save(std::path::Path::new(&shots).join("archimedes.png"))
+            .unwrap();
+        click(&mut harness, "E2: your ship");
+    }
+    // The pause menu: rules, resign; the result says who resigned.
+    click(&mut harness, "Menu");
+    click(&mut harness, "How to play");
+    assert!(has(&harness, "like a chess queen"));
+    click(&mut harness, "Resign");
+    assert!(has(&harness, "You lose."));
+    assert!(has(&harness, "A player resigned."));
+}
+
+#[test]
+fn archimedes_speaks_the_russian_pages_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    std::fs::write(dir.path().join("window.json"), br#"{"lang":"Ru"}"#).unwrap();
+    let mut harness = harness(Armada::new(Some(store)).without_pauses());
+    click(&mut harness, "6×6");
+    for level in ["Лёгкий", "Средний", "Сложный", "Безумный"] {
+        assert!(has(&harness, level), "{level}");
+    }
+    click(&mut harness, "Безумный");
+    assert!(has(&harness, "Вы: 7 кораблей · Компьютер: 7 кораблей"));
+    click(&mut harness, "Меню");
+    for word in ["Далее", "Новая игра", "Как играть"] {
+        assert!(has(&harness, word), "{word}");
+    }
+}

@@ -14,13 +14,23 @@ impl Armada {
     pub(super) fn saved_tables_section(
         &mut self,
         ui: &mut egui::Ui,
-    ) -> (Option<[u8; 32]>, Option<[u8; 32]>) {
+    ) -> (Option<[u8; 32]>, Option<[u8; 32]>, bool) {
         let info = self.home_info();
         let t = &self.text;
         let mut resume = None;
+        let mut resume_arch = false;
         if let Some(id) = info.unfinished {
             if ui.add(big_button(t.get("home-resume"), 200.0)).clicked() {
                 resume = Some(id);
+            }
+            ui.add_space(6.0);
+        }
+        if info.archimedes {
+            if ui
+                .add(big_button(t.get("home-resume-archimedes"), 200.0))
+                .clicked()
+            {
+                resume_arch = true;
             }
             ui.add_space(6.0);
         }
@@ -44,9 +54,17 @@ impl Armada {
         if info.unreadable > 0 {
             ui.label(t.with("home-unreadable", &[("count", Arg::from(info.unreadable))]));
         }
-        (resume, resume_friend)
+        (resume, resume_friend, resume_arch)
     }
+}
 
+/// A new game chosen on the home screen.
+enum Chosen {
+    Sea(Level),
+    Archimedes(u8, crate::driver::arch::Level),
+}
+
+impl Armada {
     pub(super) fn home(&mut self, ui: &mut egui::Ui, now: Millis) {
         board::banner(
             ui,
@@ -77,7 +95,7 @@ impl Armada {
         }
         ui.add_space(12.0);
         let width = (ui.available_width() - 34.0).max(360.0);
-        let mut resume = (None, None);
+        let mut resume = (None, None, false);
         card(ui, width, |ui| {
             resume = self.saved_tables_section(ui);
             self.totals_section(ui);
@@ -86,8 +104,12 @@ impl Armada {
             self.prefs.mode = mode;
             self.save_prefs();
         }
-        if let Some(level) = chosen {
+        if let Some(Chosen::Sea(level)) = chosen {
             self.open(level, now);
+        } else if let Some(Chosen::Archimedes(side, level)) = chosen {
+            self.open_archimedes(side, level, now);
+        } else if resume.2 {
+            self.resume_archimedes(now);
         } else if let Some(id) = resume.0 {
             self.resume(&id, now);
         } else if let Some(id) = resume.1 {
@@ -97,7 +119,7 @@ impl Armada {
 
     /// The home card of a new game against the computer: the game, then the level
     /// (the level chosen, if one was).
-    fn new_game_card(&self, ui: &mut egui::Ui, mode: &mut Mode) -> Option<Level> {
+    fn new_game_card(&self, ui: &mut egui::Ui, mode: &mut Mode) -> Option<Chosen> {
         let t = &self.text;
         ui.heading(t.get("home-mode"));
         ui.radio_value(mode, Mode::Armada, t.get("mode-armada"));
@@ -108,17 +130,35 @@ impl Armada {
                 t.with("mode-classic", &[("side", Arg::from(u32::from(side)))]),
             );
         }
+        ui.horizontal(|ui| {
+            ui.label(t.get("mode-archimedes"))
+                .on_hover_text(t.get("mode-archimedes-tip"));
+            for side in crate::driver::arch::SIZES {
+                ui.radio_value(mode, Mode::Archimedes(side), format!("{side}×{side}"))
+                    .on_hover_text(t.get("mode-archimedes-tip"));
+            }
+        });
         ui.add_space(14.0);
         ui.heading(t.get("home-computer"));
         let mut chosen = None;
         ui.horizontal(|ui| {
+            if let Mode::Archimedes(side) = *mode {
+                use crate::driver::arch::Level as A;
+                for level in [A::Easy, A::Medium, A::Hard, A::Insane] {
+                    let name = super::archimedes::level_name(t, level);
+                    if ui.add(big_button(name, 84.0)).clicked() {
+                        chosen = Some(Chosen::Archimedes(side, level));
+                    }
+                }
+                return;
+            }
             for (level, id) in [
                 (Level::Easy, "level-easy"),
                 (Level::Medium, "level-medium"),
                 (Level::Hard, "level-hard"),
             ] {
                 if ui.add(big_button(t.get(id), 110.0)).clicked() {
-                    chosen = Some(level);
+                    chosen = Some(Chosen::Sea(level));
                 }
             }
         });
@@ -307,6 +347,10 @@ impl Armada {
             }
             Remote::join(store, self.friend_net(), &self.invite, wake)
         } else {
+            if matches!(self.prefs.mode, Mode::Archimedes(_)) {
+                self.note = Some(self.text.get("friend-archimedes-later"));
+                return;
+            }
             let settings = crate::driver::settings(self.prefs.mode.variant(), self.grace_ms);
             Remote::host(store, self.friend_net(), settings, self.prefs.timer, wake)
         };
@@ -501,6 +545,12 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         friend: saved.friend,
         past,
         unreadable: saved.unreadable,
+        // A damaged file is said when it is resumed, not hidden here.
+        archimedes: match store.archimedes() {
+            Ok(Some(game)) => game.position().is_ok_and(|p| !p.is_over()),
+            Ok(None) => false,
+            Err(_) => true,
+        },
     }
 }
 

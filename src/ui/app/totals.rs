@@ -95,6 +95,20 @@ impl Armada {
                     ui.label(tally.best.to_string());
                     ui.end_row();
                 }
+                for (kind, tally) in self.totals.archimedes_kinds() {
+                    ui.label(super::archimedes::level_name(t, kind.level));
+                    ui.label(t.with(
+                        "totals-archimedes",
+                        &[("side", Arg::from(u32::from(kind.side)))],
+                    ));
+                    for figure in [tally.won, tally.lost, tally.drawn] {
+                        ui.label(figure.to_string());
+                    }
+                    ui.label(format!("{} %", tally.win_percent()));
+                    ui.label(tally.streak.to_string());
+                    ui.label(tally.best.to_string());
+                    ui.end_row();
+                }
             });
     }
 }

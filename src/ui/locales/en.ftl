@@ -298,3 +298,45 @@ totals-not-counted = This game is not counted in the totals: it was not verified
 ## Who moves first
 lot-you = Drawn by lot: you move first.
 lot-computer = Drawn by lot: the computer moves first.
+
+## Archimedes
+level-insane = Insane
+mode-archimedes = Archimedes:
+mode-archimedes-tip = Archimedes: ships move like chess queens; a ship that sees three enemy ships sinks.
+home-resume-archimedes = Continue the game of Archimedes
+friend-archimedes-later = Archimedes between friends is not in the window yet: choose a sea battle to host.
+arch-menu = Menu
+arch-score = You: { $mine } { $mine ->
+    [one] ship
+   *[other] ships
+} · Computer: { $theirs } { $theirs ->
+    [one] ship
+   *[other] ships
+} · Moves: { $moves }
+arch-paused = Paused
+arch-continue = Continue
+arch-new-game = New game
+arch-rules = How to play
+arch-resign = Resign
+arch-rule-move = On your turn move one ship any distance in a straight line, like a chess queen, through empty cells only.
+arch-rule-sight = A ship sees the first ship along each of the eight directions; any ship blocks the view behind it.
+arch-rule-sink = After every move, every ship that sees three or more enemy ships sinks, all at once, and the check repeats until nothing more sinks.
+arch-rule-end = A side with fewer than three ships loses (both: a draw); so does a side with no move; after 50 moves without a sinking the larger fleet wins.
+arch-over = The game is over.
+arch-your-move = Your move: click one of your ships, then a green dot.
+arch-their-move = The computer is thinking…
+arch-won = You win!
+arch-lost = You lose.
+arch-drawn = A draw.
+arch-why-fleet = A fleet fell below three ships.
+arch-why-no-move = The side to move had no move left.
+arch-why-quiet = Fifty moves passed without a sinking: the larger fleet decided it.
+arch-why-resigned = A player resigned.
+arch-results = Ships lost — you: { $mine }, the computer: { $theirs }. Moves played: { $moves }.
+arch-totals = { $level }, { $side }×{ $side }: won { $won }, lost { $lost }, drawn { $drawn } · { $percent }% won · streak { $streak }, best { $best }
+totals-archimedes = Archimedes { $side }×{ $side }
+arch-against = Against the computer: { $level } · board { $side }×{ $side }
+arch-your-fleet = Your fleet (bottom left)
+arch-their-fleet = The computer's fleet (top right)
+arch-last = Last move: { $move }
+arch-sunk = Sunk: { $cells }

@@ -1,0 +1,576 @@
+//! The Archimedes screen against the computer: the board (green dots where the chosen ship can go, red lines from the ships that sank one), the score line, the pause menu, and the results with the totals for that board and level.
+
+use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
+
+use super::super::i18n::{Arg, Text};
+use super::Armada;
+use crate::driver::arch::{EndReason, Level, Move, Played, Position, Side};
+use crate::driver::{ArchimedesKind, ArchimedesTable, Millis, Outcome};
+use crate::rules::Coord;
+
+/// How long the red lines of a sinking stay on the board.
+const FLASH_MS: Millis = 1_500;
+
+const SEA: Color32 = Color32::from_rgb(0x1d, 0x4e, 0x6e);
+const SEA_LINE: Color32 = Color32::from_rgb(0x2c, 0x66, 0x8a);
+const MINE: Color32 = Color32::from_rgb(0xc8, 0xd3, 0xdc);
+const THEIRS: Color32 = Color32::from_rgb(0xd9, 0x9a, 0x3c);
+const DOT: Color32 = Color32::from_rgb(0x4c, 0xd9, 0x64);
+const FIRE: Color32 = Color32::from_rgb(0xe8, 0x3a, 0x2e);
+
+/// A game of Archimedes on screen.
+#[derive(Debug)]
+pub(super) struct ArchPlay {
+    pub(super) table: ArchimedesTable,
+    /// The person's ship picked up, whose reach shows as green dots.
+    selected: Option<Coord>,
+    /// Moves whose sinkings are flashing, and since when.
+    flashes: Vec<(Played, Millis)>,
+    last: Option<Move>,
+    paused: bool,
+    /// The short rules, shown from the pause menu.
+    rules: bool,
+    start: [usize; 2],
+    /// The game's result was handed to the totals (which count it once by its id).
+    counted: bool,
+}
+
+/// What the screen asks of the window.
+pub(super) enum Asked {
+    Nothing,
+    Home,
+    NewGame,
+}
+
+impl ArchPlay {
+    pub(super) fn new(table: ArchimedesTable) -> Self {
+        let size = table.position().size().side();
+        let start =
+            Position::start(size).map_or([0, 0], |p| [p.count(Side::First), p.count(Side::Second)]);
+        let last = table.last_move();
+        Self {
+            table,
+            selected: None,
+            flashes: Vec::new(),
+            last,
+            paused: false,
+            rules: false,
+            start,
+            counted: false,
+        }
+    }
+
+    fn me(&self) -> Side {
+        self.table.person()
+    }
+
+    /// Ships lost by (the person, the computer).
+    fn lost(&self) -> [usize; 2] {
+        let position = self.table.position();
+        let me = self.me();
+        [
+            self.start[me.index()].saturating_sub(position.count(me)),
+            self.start[me.other().index()].saturating_sub(position.count(me.other())),
+        ]
+    }
+
+    /// Takes the moves played, starts their flashes, lets the computer move when due.
+    pub(super) fn tick(&mut self, now: Millis) -> Option<Millis> {
+        self.table.handle_timeout(now);
+        while let Some(played) = self.table.poll_played() {
+            self.last = Some(played.mv);
+            if !played.waves.is_empty() {
+                self.flashes.push((played, now));
+            }
+        }
+        self.flashes.retain(|(_, at)| now < at + FLASH_MS);
+        let flash = self.flashes.iter().map(|(_, at)| at + FLASH_MS).min();
+        [self.table.poll_timeout(), flash]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
+        let mut asked = Asked::Nothing;
+        let position = self.table.position().clone();
+        let me = self.me();
+        ui.horizontal(|ui| {
+            if ui.button(t.get("arch-menu")).clicked() {
+                self.paused = !self.paused;
+            }
+            ui.add_space(12.0);
+            ui.label(
+                RichText::new(self.score_line(t, &position))
+                    .size(18.0)
+                    .strong(),
+            );
+        });
+        ui.add_space(4.0);
+        if self.paused {
+            asked = self.pause_menu(ui, t);
+            if self.rules {
+                ui.add_space(8.0);
+                for id in [
+                    "arch-rule-move",
+                    "arch-rule-sight",
+                    "arch-rule-sink",
+                    "arch-rule-end",
+                ] {
+                    ui.label(format!("• {}", t.get(id)));
+                }
+            }
+            return asked;
+        }
+        let over = position.ending();
+        let status = match over {
+            Some(_) => t.get("arch-over"),
+            None if position.mover() == me => t.get("arch-your-move"),
+            None => t.get("arch-their-move"),
+        };
+        ui.label(RichText::new(status).size(16.0));
+        ui.add_space(4.0);
+        let side = (ui.available_width() - 260.0)
+            .min(ui.available_height().max(360.0) - 8.0)
+            .clamp(300.0, 620.0);
+        let mut chosen = None;
+        ui.horizontal_top(|ui| {
+            chosen = self.board(ui, now, &position, side);
+            ui.add_space(16.0);
+            ui.vertical(|ui| self.side_panel(ui, t));
+        });
+        if let Some(mv) = chosen
+            && self.table.play(now, mv).is_ok()
+        {
+            self.selected = None;
+        }
+        if let Some(ending) = over {
+            ui.add_space(8.0);
+            asked = self.results(ui, t, &position, ending);
+        }
+        asked
+    }
+
+    /// Beside the board: the opponent and the board, the fleets' colours, the last
+    /// move and what it sank.
+    fn side_panel(&self, ui: &mut egui::Ui, t: &Text) {
+        let side = self.table.position().size().side();
+        let against = t.with(
+            "arch-against",
+            &[
+                ("level", Arg::from(level_name(t, self.table.level()))),
+                ("side", Arg::from(u32::from(side))),
+            ],
+        );
+        ui.label(RichText::new(against).strong());
+        ui.add_space(8.0);
+        for (colour, id) in [(MINE, "arch-your-fleet"), (THEIRS, "arch-their-fleet")] {
+            ui.horizontal(|ui| {
+                let (rect, _) = ui.allocate_exact_size(Vec2::splat(14.0), Sense::hover());
+                ui.painter().circle_filled(rect.center(), 6.0, colour);
+                ui.label(t.get(id));
+            });
+        }
+        if let Some(last) = self.last {
+            ui.add_space(8.0);
+            ui.label(t.with("arch-last", &[("move", Arg::from(last.to_string()))]));
+        }
+        if let Some((played, _)) = self.flashes.last() {
+            let cells: Vec<String> = played.sunk().map(|s| s.cell.to_string()).collect();
+            ui.colored_label(
+                FIRE,
+                t.with("arch-sunk", &[("cells", Arg::from(cells.join(" ")))]),
+            );
+        }
+    }
+
+    fn score_line(&self, t: &Text, position: &Position) -> String {
+        let me = self.me();
+        t.with(
+            "arch-score",
+            &[
+                ("mine", Arg::from(position.count(me) as u32)),
+                ("theirs", Arg::from(position.count(me.other()) as u32)),
+                ("moves", Arg::from(position.moves())),
+            ],
+        )
+    }
+
+    fn pause_menu(&mut self, ui: &mut egui::Ui, t: &Text) -> Asked {
+        let mut asked = Asked::Nothing;
+        ui.heading(t.get("arch-paused"));
+        ui.horizontal(|ui| {
+            if ui.button(t.get("arch-continue")).clicked() {
+                self.paused = false;
+                self.rules = false;
+            }
+            if ui.button(t.get("arch-new-game")).clicked() {
+                asked = Asked::NewGame;
+            }
+            if ui.button(t.get("arch-rules")).clicked() {
+                self.rules = !self.rules;
+            }
+            let playing = !self.table.position().is_over();
+            if playing && ui.button(t.get("arch-resign")).clicked() {
+                let _ = self.table.resign();
+                self.paused = false;
+            }
+            if ui.button(t.get("home")).clicked() {
+                asked = Asked::Home;
+            }
+        });
+        asked
+    }
+
+    /// Draws the board and returns the move the person's clicks made, if any.
+    fn board(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        position: &Position,
+        side: f32,
+    ) -> Option<Move> {
+        let n = position.size().side();
+        let label = 18.0;
+        let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+        let cell = (side - label) / f32::from(n);
+        // The column letters sit under the board, in the label's band.
+        let origin = Pos2::new(outer.left() + label, outer.top());
+        let rect_of = |c: Coord| {
+            Rect::from_min_size(
+                origin + Vec2::new(f32::from(c.col()) * cell, f32::from(n - 1 - c.row()) * cell),
+                Vec2::splat(cell),
+            )
+        };
+        let painter = ui.painter_at(outer);
+        paint_grid(&painter, ui.visuals().text_color(), outer, origin, cell, n);
+        let me = self.me();
+        let mine_to_move = !position.is_over() && position.mover() == me;
+        let reach = self.selected.map(|c| position.reach(c)).unwrap_or_default();
+        if let Some(last) = self.last {
+            for c in [last.from, last.to] {
+                painter.rect_stroke(
+                    rect_of(c).shrink(1.5),
+                    3.0,
+                    Stroke::new(2.0, Color32::from_rgb(0xf2, 0xe2, 0x8c)),
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+        let mut chosen = None;
+        for row in 0..n {
+            for col in 0..n {
+                let Some(c) = Coord::new(col, row) else {
+                    continue;
+                };
+                let rect = rect_of(c);
+                let owner = position.at(c);
+                match owner {
+                    Some(s) => {
+                        let colour = if s == me { MINE } else { THEIRS };
+                        painter.circle_filled(rect.center(), cell * 0.34, colour);
+                        painter.circle_stroke(
+                            rect.center(),
+                            cell * 0.34,
+                            Stroke::new(1.5, Color32::from_black_alpha(120)),
+                        );
+                        if self.selected == Some(c) {
+                            painter.circle_stroke(
+                                rect.center(),
+                                cell * 0.44,
+                                Stroke::new(3.0, DOT),
+                            );
+                        }
+                    }
+                    None if reach.contains(c) => {
+                        painter.circle_filled(rect.center(), cell * 0.13, DOT);
+                    }
+                    None => {}
+                }
+                let name = match owner {
+                    Some(s) if s == me => format!("{c}: your ship"),
+                    Some(_) => format!("{c}: enemy ship"),
+                    None if reach.contains(c) => format!("{c}: move here"),
+                    None => format!("{c}: water"),
+                };
+                let response = ui.interact(rect, ui.id().with(("arch", col, row)), Sense::click());
+                response.widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::WidgetType::Button, true, name.clone())
+                });
+                if response.clicked() && mine_to_move {
+                    match owner {
+                        Some(s) if s == me => {
+                            self.selected = (self.selected != Some(c)).then_some(c);
+                        }
+                        None if reach.contains(c) => {
+                            chosen = self.selected.map(|from| Move { from, to: c });
+                        }
+                        _ => self.selected = None,
+                    }
+                }
+            }
+        }
+        paint_flashes(&painter, &self.flashes, now, cell, &rect_of);
+        chosen
+    }
+
+    fn results(
+        &mut self,
+        ui: &mut egui::Ui,
+        t: &Text,
+        position: &Position,
+        ending: crate::driver::arch::Ending,
+    ) -> Asked {
+        let me = self.me();
+        let headline = match ending.winner {
+            Some(w) if w == me => t.get("arch-won"),
+            Some(_) => t.get("arch-lost"),
+            None => t.get("arch-drawn"),
+        };
+        let why = match ending.reason {
+            EndReason::Fleet => "arch-why-fleet",
+            EndReason::NoMove => "arch-why-no-move",
+            EndReason::Quiet => "arch-why-quiet",
+            EndReason::Resigned => "arch-why-resigned",
+        };
+        ui.heading(RichText::new(headline).size(22.0).strong());
+        ui.label(t.get(why));
+        let [mine, theirs] = self.lost();
+        ui.label(t.with(
+            "arch-results",
+            &[
+                ("mine", Arg::from(mine as u32)),
+                ("theirs", Arg::from(theirs as u32)),
+                ("moves", Arg::from(position.moves())),
+            ],
+        ));
+        let mut asked = Asked::Nothing;
+        ui.horizontal(|ui| {
+            if ui.button(t.get("arch-new-game")).clicked() {
+                asked = Asked::NewGame;
+            }
+            if ui.button(t.get("home")).clicked() {
+                asked = Asked::Home;
+            }
+        });
+        asked
+    }
+
+    /// How the game ended for the person, once it did.
+    pub(super) fn outcome(&self) -> Option<Outcome> {
+        let ending = self.table.position().ending()?;
+        Some(match ending.winner {
+            Some(w) if w == self.me() => Outcome::Won,
+            Some(_) => Outcome::Lost,
+            None => Outcome::Drawn,
+        })
+    }
+}
+
+/// The sea, its grid, and the row numbers and column letters around it.
+fn paint_grid(
+    painter: &egui::Painter,
+    ink_colour: Color32,
+    outer: Rect,
+    origin: Pos2,
+    cell: f32,
+    n: u8,
+) {
+    let label = origin.x - outer.left();
+    let board = Rect::from_min_size(origin, Vec2::splat(cell * f32::from(n)));
+    painter.rect_filled(board, 4.0, SEA);
+    for i in 0..=n {
+        let d = f32::from(i) * cell;
+        let stroke = Stroke::new(1.0, SEA_LINE);
+        painter.line_segment(
+            [
+                board.left_top() + Vec2::new(d, 0.0),
+                board.left_bottom() + Vec2::new(d, 0.0),
+            ],
+            stroke,
+        );
+        painter.line_segment(
+            [
+                board.left_top() + Vec2::new(0.0, d),
+                board.right_top() + Vec2::new(0.0, d),
+            ],
+            stroke,
+        );
+    }
+    let (font, ink) = (egui::FontId::proportional(12.0), ink_colour);
+    for i in 0..n {
+        // Row 1 at the bottom, column A at the left.
+        let y = origin.y + (f32::from(n - 1 - i) + 0.5) * cell;
+        let x = origin.x + (f32::from(i) + 0.5) * cell;
+        let row = (i + 1).to_string();
+        painter.text(
+            Pos2::new(outer.left() + label / 2.0, y),
+            egui::Align2::CENTER_CENTER,
+            row,
+            font.clone(),
+            ink,
+        );
+        let col = char::from(b'A' + i).to_string();
+        painter.text(
+            Pos2::new(x, board.bottom() + 2.0),
+            egui::Align2::CENTER_TOP,
+            col,
+            font.clone(),
+            ink,
+        );
+    }
+}
+
+/// Red lines from the ships that sank one, and a cross on it, fading as the flash ends.
+fn paint_flashes(
+    painter: &egui::Painter,
+    flashes: &[(Played, Millis)],
+    now: Millis,
+    cell: f32,
+    rect_of: &impl Fn(Coord) -> Rect,
+) {
+    // Red lines from the ships that sank one, while the sinking flashes.
+    for (played, at) in flashes {
+        let fade = 1.0 - (now.saturating_sub(*at) as f32 / FLASH_MS as f32).clamp(0.0, 1.0);
+        let colour = FIRE.gamma_multiply(0.35 + 0.65 * fade);
+        for sunk in played.sunk() {
+            let target = rect_of(sunk.cell).center();
+            for by in &sunk.by {
+                painter.line_segment([rect_of(*by).center(), target], Stroke::new(3.0, colour));
+            }
+            let r = cell * 0.3;
+            painter.line_segment(
+                [target + Vec2::new(-r, -r), target + Vec2::new(r, r)],
+                Stroke::new(4.0, colour),
+            );
+            painter.line_segment(
+                [target + Vec2::new(-r, r), target + Vec2::new(r, -r)],
+                Stroke::new(4.0, colour),
+            );
+        }
+    }
+}
+
+pub(super) fn level_name(t: &Text, level: Level) -> String {
+    t.get(match level {
+        Level::Easy => "level-easy",
+        Level::Medium => "level-medium",
+        Level::Hard => "level-hard",
+        Level::Insane => "level-insane",
+    })
+}
+
+impl Armada {
+    /// A new game of Archimedes on a `side` board against `level`.
+    pub(super) fn open_archimedes(&mut self, side: u8, level: Level, now: Millis) {
+        let seed = now ^ u64::from(side) << 32;
+        match ArchimedesTable::new(side, level, self.store.clone(), seed) {
+            Ok(table) => {
+                let table = if self.fast {
+                    table.without_pauses()
+                } else {
+                    table
+                };
+                self.arch = Some(Box::new(ArchPlay::new(table)));
+                self.home = None;
+            }
+            Err(error) => self.note = Some(error),
+        }
+    }
+
+    /// The saved game of Archimedes, where it was left.
+    pub(super) fn resume_archimedes(&mut self, now: Millis) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        match ArchimedesTable::resume(store, now, now) {
+            Ok(Some(table)) => {
+                let table = if self.fast {
+                    table.without_pauses()
+                } else {
+                    table
+                };
+                self.arch = Some(Box::new(ArchPlay::new(table)));
+                self.home = None;
+            }
+            Ok(None) => {}
+            Err(error) => self.note = Some(error),
+        }
+    }
+
+    /// The Archimedes screen, and what it asked.
+    pub(super) fn archimedes_screen(&mut self, ui: &mut egui::Ui, now: Millis) {
+        let Some(play) = &mut self.arch else {
+            return;
+        };
+        if let Some(at) = play.tick(now) {
+            let wait = at.saturating_sub(now).clamp(16, 500);
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(wait));
+        }
+        let asked = play.show(ui, now, &self.text);
+        self.count_archimedes();
+        if let Some(play) = &self.arch
+            && play.outcome().is_some()
+        {
+            let kind = ArchimedesKind {
+                level: play.table.level(),
+                side: play.table.position().size().side(),
+            };
+            let tally = self.totals.archimedes_tally(kind);
+            ui.label(self.text.with(
+                "arch-totals",
+                &[
+                    ("level", Arg::from(level_name(&self.text, kind.level))),
+                    ("side", Arg::from(u32::from(kind.side))),
+                    ("won", Arg::from(tally.won)),
+                    ("lost", Arg::from(tally.lost)),
+                    ("drawn", Arg::from(tally.drawn)),
+                    ("percent", Arg::from(tally.win_percent())),
+                    ("streak", Arg::from(tally.streak)),
+                    ("best", Arg::from(tally.best)),
+                ],
+            ));
+        }
+        match asked {
+            Asked::Nothing => {}
+            Asked::Home => {
+                self.arch = None;
+                self.home = None;
+            }
+            Asked::NewGame => {
+                if let Some(play) = self.arch.take() {
+                    let side = play.table.position().size().side();
+                    self.open_archimedes(side, play.table.level(), now);
+                }
+            }
+        }
+    }
+
+    /// Counts a finished game once into the totals, and keeps them.
+    fn count_archimedes(&mut self) {
+        let Some(play) = &mut self.arch else {
+            return;
+        };
+        let Some(outcome) = play.outcome().filter(|_| !play.counted) else {
+            return;
+        };
+        play.counted = true;
+        let kind = ArchimedesKind {
+            level: play.table.level(),
+            side: play.table.position().size().side(),
+        };
+        let id = play.table.id();
+        // The home screen says why nothing is counted.
+        if matches!(self.totals_lost, Some(super::TotalsLost::Unreadable(_))) {
+            return;
+        }
+        // A game counted before (a finished game resumed) is not counted again.
+        if self.totals.record_archimedes(kind, &id, outcome)
+            && let Some(store) = &self.store
+            && let Err(error) = store.save_totals(&self.totals)
+        {
+            tracing::warn!(%error, "cannot save the totals");
+        }
+    }
+}
