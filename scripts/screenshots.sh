@@ -30,7 +30,7 @@ shot home
 click 398 12 1            # Rules
 shot rules
 click 398 12 0.6          # Rules again: back home
-click 196 341 1.2         # Medium
+click 196 362 1.2         # Medium
 click 60 145              # the battleship at A1
 xdotool mousemove 180 345 # the cruiser's ghost, touching nothing yet
 sleep 0.6
@@ -66,6 +66,23 @@ click 143 12 0.6          # the language menu
 click 140 79 1            # Русский
 click 410 12 1            # Правила
 shot rules_ru
+# Archimedes against the computer, in a fresh window: 8×8, Medium; D1 to F3, then
+# the computer's answer, then a ship picked up with its green dots.
+kill "$app" 2>/dev/null; wait "$app" 2>/dev/null || true
+rm -rf "$data"; data=$(mktemp -d)
+"$armada" window --data-dir "$data" 2>/dev/null &
+app=$!
+sleep 4
+click 157 292 0.6         # Archimedes 8×8
+click 156 362 1.5         # Medium
+# Cells: column A..H at x = 64 + 75 * col, row 8..1 at y = 124 + 75 * (8 - row).
+click 289 650 0.6         # D1
+click 439 500 3           # F3 (the computer answers)
+click 214 500 0.8         # C3: its green dots
+shot archimedes
+click 143 12 0.6          # the language menu
+click 140 79 1            # Русский
+shot archimedes_ru
 # A caught liar's results: the liar is a test double, so its window test draws them.
 ARMADA_SHOTS=docs cargo test --test it -- --exact \
     window::a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results

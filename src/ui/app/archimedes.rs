@@ -27,6 +27,8 @@ pub(super) struct ArchPlay {
     /// Moves whose sinkings are flashing, and since when.
     flashes: Vec<(Played, Millis)>,
     last: Option<Move>,
+    /// The ships the last move sank (a faint cross stays on each until the next move).
+    last_sunk: Vec<Coord>,
     paused: bool,
     /// The short rules, shown from the pause menu.
     rules: bool,
@@ -53,6 +55,7 @@ impl ArchPlay {
             selected: None,
             flashes: Vec::new(),
             last,
+            last_sunk: Vec::new(),
             paused: false,
             rules: false,
             start,
@@ -79,6 +82,7 @@ impl ArchPlay {
         self.table.handle_timeout(now);
         while let Some(played) = self.table.poll_played() {
             self.last = Some(played.mv);
+            self.last_sunk = played.sunk().map(|s| s.cell).collect();
             if !played.waves.is_empty() {
                 self.flashes.push((played, now));
             }
@@ -175,8 +179,8 @@ impl ArchPlay {
             ui.add_space(8.0);
             ui.label(t.with("arch-last", &[("move", Arg::from(last.to_string()))]));
         }
-        if let Some((played, _)) = self.flashes.last() {
-            let cells: Vec<String> = played.sunk().map(|s| s.cell.to_string()).collect();
+        if !self.last_sunk.is_empty() {
+            let cells: Vec<String> = self.last_sunk.iter().map(ToString::to_string).collect();
             ui.colored_label(
                 FIRE,
                 t.with("arch-sunk", &[("cells", Arg::from(cells.join(" ")))]),
@@ -309,6 +313,18 @@ impl ArchPlay {
                     }
                 }
             }
+        }
+        for c in &self.last_sunk {
+            let (centre, r) = (rect_of(*c).center(), cell * 0.22);
+            let stroke = Stroke::new(2.0, FIRE.gamma_multiply(0.45));
+            painter.line_segment(
+                [centre + Vec2::new(-r, -r), centre + Vec2::new(r, r)],
+                stroke,
+            );
+            painter.line_segment(
+                [centre + Vec2::new(-r, r), centre + Vec2::new(r, -r)],
+                stroke,
+            );
         }
         paint_flashes(&painter, &self.flashes, now, cell, &rect_of);
         chosen
