@@ -650,6 +650,12 @@ impl Armada {
                 central.frame(egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT));
         }
         central.show(ui, |ui| {
+            if self.rules && self.arch.is_some() {
+                if archimedes::rules_screen(ui, &self.text) {
+                    self.rules = false;
+                }
+                return;
+            }
             if self.rules {
                 if rules::show(ui, &self.text) {
                     self.rules = false;

@@ -2489,6 +2489,40 @@ fn archimedes_is_saved_after_every_move_and_continued_from_home() {
             .unwrap();
         click(&mut harness, "E2: your ship");
     }
+    // The keyboard: the cursor starts at A1; arrows to D2 (one of my ships), Enter
+    // picks it up, right and up to its dot E3, Enter moves it there.
+    for key in [
+        egui::Key::ArrowRight,
+        egui::Key::ArrowRight,
+        egui::Key::ArrowRight,
+        egui::Key::ArrowUp,
+    ] {
+        harness.key_press(key);
+        harness.run();
+    }
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert!(
+        has(&harness, "E3: move here"),
+        "D2 picked up by the keyboard"
+    );
+    harness.key_press(egui::Key::ArrowRight);
+    harness.key_press(egui::Key::ArrowUp);
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert!(
+        step_until(&mut harness, 400, |h| has(h, "Moves: 4")),
+        "the keyboard's move and the answer"
+    );
+    assert!(has(&harness, "E3: your ship") || has(&harness, "Sunk: E3"));
+    // F1 shows this game's rules, not the sea battle's; Back returns to the board.
+    harness.key_press(egui::Key::F1);
+    harness.run();
+    assert!(has(&harness, "How to play Archimedes"));
+    assert!(!has(&harness, "How to play Armada"));
+    click(&mut harness, "Back");
+    assert!(has(&harness, "Moves: 4"));
     // The pause menu: rules, resign; the result says who resigned.
     click(&mut harness, "Menu");
     click(&mut harness, "How to play");

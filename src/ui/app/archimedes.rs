@@ -27,6 +27,8 @@ pub(super) struct ArchPlay {
     /// Moves whose sinkings are flashing, and since when.
     flashes: Vec<(Played, Millis)>,
     last: Option<Move>,
+    /// The keyboard's cursor, once an arrow key was pressed.
+    cursor: Option<Coord>,
     /// The ships the last move sank (a faint cross stays on each until the next move).
     last_sunk: Vec<Coord>,
     paused: bool,
@@ -55,6 +57,7 @@ impl ArchPlay {
             selected: None,
             flashes: Vec::new(),
             last,
+            cursor: None,
             last_sunk: Vec::new(),
             paused: false,
             rules: false,
@@ -226,6 +229,52 @@ impl ArchPlay {
         asked
     }
 
+    /// A click (or Enter) on cell `c`: picks up one of the person's ships or puts it
+    /// down again, or moves the ship picked up to a green dot.
+    fn pick(&mut self, position: &Position, c: Coord) -> Option<Move> {
+        let me = self.me();
+        match position.at(c) {
+            Some(s) if s == me => {
+                self.selected = (self.selected != Some(c)).then_some(c);
+                None
+            }
+            None if self
+                .selected
+                .is_some_and(|from| position.reach(from).contains(c)) =>
+            {
+                self.selected.map(|from| Move { from, to: c })
+            }
+            _ => {
+                self.selected = None;
+                None
+            }
+        }
+    }
+
+    /// The keyboard: arrows move a cursor, Enter or Space picks as a click does,
+    /// Escape puts the ship down; whether Enter or Space was pressed.
+    fn keyboard(&mut self, ui: &egui::Ui, position: &Position) -> bool {
+        let (step, enter, escape) = ui.input(|i| {
+            let key = |k| i.key_pressed(k);
+            let dx = i8::from(key(egui::Key::ArrowRight)) - i8::from(key(egui::Key::ArrowLeft));
+            let dy = i8::from(key(egui::Key::ArrowUp)) - i8::from(key(egui::Key::ArrowDown));
+            (
+                (dx, dy),
+                key(egui::Key::Enter) || key(egui::Key::Space),
+                key(egui::Key::Escape),
+            )
+        });
+        if step != (0, 0)
+            && let Some(from) = self.cursor.or(self.selected).or(Coord::new(0, 0))
+        {
+            self.cursor = Some(from.offset(step.0, step.1, position.size()).unwrap_or(from));
+        }
+        if escape {
+            self.selected = None;
+        }
+        enter
+    }
+
     /// Draws the board and returns the move the person's clicks made, if any.
     fn board(
         &mut self,
@@ -302,16 +351,20 @@ impl ArchPlay {
                     egui::WidgetInfo::labeled(egui::WidgetType::Button, true, name.clone())
                 });
                 if response.clicked() && mine_to_move {
-                    match owner {
-                        Some(s) if s == me => {
-                            self.selected = (self.selected != Some(c)).then_some(c);
-                        }
-                        None if reach.contains(c) => {
-                            chosen = self.selected.map(|from| Move { from, to: c });
-                        }
-                        _ => self.selected = None,
-                    }
+                    chosen = self.pick(position, c);
                 }
+            }
+        }
+        let enter = self.keyboard(ui, position);
+        if let Some(c) = self.cursor {
+            painter.rect_stroke(
+                rect_of(c).shrink(3.0),
+                2.0,
+                Stroke::new(2.0, Color32::WHITE),
+                egui::StrokeKind::Inside,
+            );
+            if enter && mine_to_move {
+                chosen = self.pick(position, c);
             }
         }
         for c in &self.last_sunk {
@@ -465,6 +518,25 @@ fn paint_flashes(
             );
         }
     }
+}
+
+/// The Rules screen (the top bar's Rules, `?`, F1) while Archimedes is on screen;
+/// true when closed.
+pub(super) fn rules_screen(ui: &mut egui::Ui, t: &Text) -> bool {
+    ui.heading(t.get("arch-rules-title"));
+    ui.add_space(8.0);
+    for id in [
+        "arch-rule-start",
+        "arch-rule-move",
+        "arch-rule-sight",
+        "arch-rule-sink",
+        "arch-rule-end",
+    ] {
+        ui.label(format!("• {}", t.get(id)));
+        ui.add_space(4.0);
+    }
+    ui.add_space(8.0);
+    ui.button(t.get("rules-back")).clicked()
 }
 
 pub(super) fn level_name(t: &Text, level: Level) -> String {

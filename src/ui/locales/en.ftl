@@ -340,3 +340,5 @@ arch-your-fleet = Your fleet (bottom left)
 arch-their-fleet = The computer's fleet (top right)
 arch-last = Last move: { $move }
 arch-sunk = Sunk: { $cells }
+arch-rules-title = How to play Archimedes
+arch-rule-start = Each fleet starts as a triangle in its corner: yours bottom left, the computer's top right; you move first.
