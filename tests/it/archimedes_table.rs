@@ -629,3 +629,59 @@ fn random_step(friends: &mut Friends, rng: &mut StdRng) {
         }
     }
 }
+
+/// `armada verify` as a user runs it on an Archimedes table's saved transcript: the
+/// moves with their sinking waves and the result, exit 0; a liar's, exit 1, named.
+#[test]
+fn the_binary_verifies_an_archimedes_transcript_and_names_a_lie() {
+    let verify_file = |bytes: Vec<u8>, json: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table.armada");
+        std::fs::write(&path, bytes).unwrap();
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_armada"));
+        command.arg("verify");
+        if json {
+            command.arg("--json");
+        }
+        let out = command.arg(&path).output().expect("armada runs");
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let mut friends = Friends::new(6, 21);
+    friends.play_out([Level::Medium, Level::Easy]);
+    let (code, text) = verify_file(transcript(&friends.guest), false);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("Game 1 (Archimedes), the host moves first"),
+        "{text}"
+    );
+    assert!(text.contains("   1. host  "), "{text}");
+    assert!(text.contains("; sunk "), "a sinking wave is listed: {text}");
+    assert!(text.contains("verdict: complete and honest"), "{text}");
+    let (code, json) = verify_file(transcript(&friends.host), true);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["games"][0]["kind"], "archimedes");
+    assert_eq!(json["settings"]["kind"], "archimedes 6×6");
+    assert_eq!(json["verdict"]["status"], "honest");
+
+    let mut friends = Friends::new(6, 22);
+    friends.move_by(Seat::Host, Level::Easy);
+    friends.deliver();
+    let position = friends.guest.table().position().unwrap().clone();
+    let mut ships = position.ships(position.mover()).iter();
+    let (from, onto) = (ships.next().unwrap(), ships.next().unwrap());
+    let lie = friends.guest_signs(Payload::Move {
+        game: friends.guest.table().game_id().unwrap(),
+        number: 1,
+        from: cell_index(from, 6),
+        to: cell_index(onto, 6),
+    });
+    friends.host.handle_message(friends.now, &lie).unwrap();
+    let (code, text) = verify_file(transcript(&friends.host), false);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("verdict: lie proven: the guest lied in message"),
+        "{text}"
+    );
+    assert!(text.contains("an illegal move"), "{text}");
+}
