@@ -19,22 +19,15 @@
 //! Architecture invariant: as `fair::table` — no secrets, no clock, no IO; a
 //! rejected frame changes nothing; a signed frame that breaks a rule is a lie.
 
-use std::collections::HashSet;
-
-use armada_proto::{self as proto, Body, Frame, PROTOCOL_VERSION, Payload, WireVerdict};
+use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload, WireVerdict};
 
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
-use crate::fair::sign::{PeerKey, frame_hash};
-use crate::fair::table::chain::Chain;
+use crate::fair::table::chain::{Chain, Ledger, Taken};
 use crate::fair::table::{ClaimState, ForfeitClaim, Lie, Rejected, game_id};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
 
-/// Bytes of frames a table takes in at most: its transcript stays readable by `verify`.
-const MAX_STORED: usize = proto::MAX_TRANSCRIPT - 1024 * 1024;
-/// Frames a table takes in at most.
-const MAX_FRAMES: usize = 400_000;
 /// The bounds of a move's deadline at an Archimedes table, in milliseconds.
 pub const MOVE_MS: std::ops::RangeInclusive<u32> = 10_000..=600_000;
 const UNFOUNDED: &str = "a forfeit claim, but the other peer owed no move";
@@ -228,22 +221,15 @@ impl Round {
 /// The observer of one Archimedes table.
 #[derive(Clone, Debug)]
 pub struct Table {
-    id: Hash,
-    keys: [Option<Hash>; 2],
-    peer_keys: [Option<PeerKey>; 2],
+    /// Both chains, the keys and the transcript, as at a sea battle's table.
+    ledger: Ledger,
     settings: Option<proto::Settings>,
     size: Option<BoardSize>,
-    chains: [Chain; 2],
-    /// Every accepted frame in the order it was taken in.
-    transcript: Vec<(Seat, Vec<u8>)>,
-    stored: usize,
-    equivocations: HashSet<(Seat, u32)>,
     leavers: Vec<Seat>,
     round: Option<Round>,
     finished: Vec<Verdict>,
     /// The first lie proven outside a game's settlement.
     outside_lie: Option<Lie>,
-    own: Option<Seat>,
 }
 
 fn idx(seat: Seat) -> usize {
@@ -291,38 +277,32 @@ pub fn check_settings(settings: &proto::Settings) -> Result<BoardSize, String> {
 
 impl Table {
     pub fn new(id: Hash) -> Self {
-        Self {
-            id,
-            keys: [None; 2],
-            peer_keys: [None, None],
-            settings: None,
-            size: None,
-            chains: [Chain::default(), Chain::default()],
-            transcript: Vec::new(),
-            stored: 0,
-            equivocations: HashSet::new(),
-            leavers: Vec::new(),
-            round: None,
-            finished: Vec::new(),
-            outside_lie: None,
-            own: None,
-        }
+        Self::with_ledger(Ledger::new(id, None))
     }
 
     /// The observer a session keeps: frames from `me` are its own.
     pub fn for_seat(id: Hash, me: Seat) -> Self {
+        Self::with_ledger(Ledger::new(id, Some(me)))
+    }
+
+    fn with_ledger(ledger: Ledger) -> Self {
         Self {
-            own: Some(me),
-            ..Self::new(id)
+            ledger,
+            settings: None,
+            size: None,
+            leavers: Vec::new(),
+            round: None,
+            finished: Vec::new(),
+            outside_lie: None,
         }
     }
 
     pub fn id(&self) -> Hash {
-        self.id
+        self.ledger.id
     }
 
     pub fn key(&self, seat: Seat) -> Option<Hash> {
-        self.keys[idx(seat)]
+        self.ledger.keys[idx(seat)]
     }
 
     pub fn settings(&self) -> Option<proto::Settings> {
@@ -334,8 +314,8 @@ impl Table {
     }
 
     /// Every accepted frame, in the order it was taken in.
-    pub fn transcript(&self) -> &[(Seat, Vec<u8>)] {
-        &self.transcript
+    pub fn transcript(&self) -> &std::collections::VecDeque<(Seat, Vec<u8>)> {
+        &self.ledger.transcript
     }
 
     /// The transcript as a file `armada verify` reads.
@@ -343,8 +323,9 @@ impl Table {
         proto::encode_transcript(&proto::Transcript {
             magic: proto::TRANSCRIPT_MAGIC,
             version: PROTOCOL_VERSION,
-            table: self.id,
+            table: self.ledger.id,
             frames: self
+                .ledger
                 .transcript
                 .iter()
                 .map(|(seat, bytes)| proto::SavedFrame {
@@ -357,22 +338,22 @@ impl Table {
 
     /// The next seq `seat` will send, and the hash its next frame must link to.
     pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
-        let chain = &self.chains[idx(seat)];
+        let chain = &self.ledger.chains[idx(seat)];
         (chain.next(), chain.last())
     }
 
     /// `seat`'s own frames from its seq `seq` on, as signed.
     pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
-        let chain = &self.chains[idx(seat)];
+        let chain = &self.ledger.chains[idx(seat)];
         (seq..chain.next())
             .filter_map(|s| chain.get(s))
-            .map(|(_, at)| self.transcript[at].1.clone())
+            .map(|(_, at)| self.ledger.transcript[at - self.ledger.compacted].1.clone())
             .collect()
     }
 
     /// The hash of the newest frame received from `seat` (zeros if none).
     pub fn last_hash(&self, seat: Seat) -> Hash {
-        self.chains[idx(seat)].last()
+        self.ledger.chains[idx(seat)].last()
     }
 
     /// The verdict `seat` may sign now: the settled one, or the outcome its next
@@ -390,7 +371,7 @@ impl Table {
         round
             .ends
             .iter()
-            .all(|&(s, q)| s != seat || end_final(&round.ends, &self.chains, s, q))
+            .all(|&(s, q)| s != seat || end_final(&round.ends, &self.ledger.chains, s, q))
             .then_some(Verdict::Decided(outcome))
     }
 
@@ -458,7 +439,9 @@ impl Table {
     /// The game number for which `seat` still owes its nonce, once the table is ready for one.
     pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
         match &self.round {
-            None if self.settings.is_some() && self.keys.iter().all(Option::is_some) => Some(0),
+            None if self.settings.is_some() && self.ledger.keys.iter().all(Option::is_some) => {
+                Some(0)
+            }
             Some(round) if round.nonces[idx(seat)].is_none() => Some(round.number),
             _ => None,
         }
@@ -494,106 +477,22 @@ impl Table {
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        if self.left(from)
-            || self.transcript.len() >= MAX_FRAMES
-            || self.stored + bytes.len() > MAX_STORED
-        {
-            return Err(Rejected::Closed);
-        }
-        let frame = Frame::decode(bytes)?;
+        let (frame, seen) = match self.ledger.take(from, bytes, self.left(from))? {
+            Taken::Fresh { frame, seen } => (frame, seen),
+            Taken::Lie(lie) => return Ok(self.prove(lie)),
+        };
         let body = &frame.body;
-        let claimed = wire::from_seat(body.from);
-        if claimed != from {
-            return Err(Rejected::Sender {
-                claimed,
-                actual: from,
-            });
-        }
-        let hello_key;
-        let key = match (&self.peer_keys[idx(from)], &body.payload) {
-            (Some(key), _) => Some(key),
-            (None, Payload::Hello { key, .. } | Payload::CodeHello { key, .. })
-                if body.seq == 0 =>
-            {
-                hello_key = PeerKey::parse(key);
-                hello_key.as_ref()
-            }
-            (None, _) => return Err(Rejected::NoHello),
-        };
-        if self.own != Some(from) && !key.is_some_and(|k| k.check(&frame)) {
-            return Err(Rejected::Signature(from));
-        }
-        if body.table != self.id {
-            return Err(Rejected::OtherTable);
-        }
-        let chain = &self.chains[idx(from)];
-        if body.seq < chain.next() {
-            return self.earlier(from, &frame, bytes);
-        }
-        if body.seq > chain.next() {
-            return Err(Rejected::OutOfOrder {
-                from,
-                expected: chain.next(),
-                got: body.seq,
-            });
-        }
-        // In order: from here on the frame is part of the record.
-        let link_ok = body.prev == chain.last();
-        let seen = if body.seen == [0; 32] {
-            Some(None)
-        } else {
-            self.chains[idx(from.other())]
-                .position(&body.seen)
-                .map(Some)
-        };
-        let previous_seen = chain.seen;
-        let at = self.transcript.len();
-        self.chains[idx(from)]
-            .frames
-            .push_back((frame_hash(bytes), at));
-        self.transcript.push((from, bytes.to_vec()));
-        self.stored += bytes.len();
-        let lie = |reason: &str| Lie {
-            liar: from,
-            seq: body.seq,
-            reason: reason.into(),
-        };
-        if body.version != PROTOCOL_VERSION || !link_ok {
-            return Ok(self.prove(lie(
-                "the message does not follow the sender's previous message",
-            )));
-        }
-        let Some(seen) = seen.filter(|s| *s >= previous_seen) else {
-            return Ok(self.prove(lie("the message refers to a message of the other peer that was never sent, or to an older one than before")));
-        };
-        self.chains[idx(from)].seen = seen;
         let mut notes = Vec::new();
         if let Err(reason) = self.payload(from, body, seen, &mut notes) {
-            notes.extend(self.prove(lie(&reason)));
+            notes.extend(self.prove(Lie {
+                liar: from,
+                seq: body.seq,
+                reason,
+            }));
         }
         self.resign_leaver(&mut notes);
         self.try_settle(&mut notes);
         Ok(notes)
-    }
-
-    /// A frame whose number was already taken: a harmless repeat, or equivocation.
-    fn earlier(&mut self, from: Seat, frame: &Frame, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        let seq = frame.body.seq;
-        let Some((_, at)) = self.chains[idx(from)].get(seq) else {
-            return Err(Rejected::Duplicate { from, seq });
-        };
-        let earlier = &self.transcript[at].1;
-        let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
-        if earlier_body == frame.body_bytes() || !self.equivocations.insert((from, seq)) {
-            return Err(Rejected::Duplicate { from, seq });
-        }
-        self.transcript.push((from, bytes.to_vec()));
-        self.stored += bytes.len();
-        Ok(self.prove(Lie {
-            liar: from,
-            seq,
-            reason: "two different signed messages carry this number (equivocation)".into(),
-        }))
     }
 
     /// A proven lie: the current game's if it is not settled (the liar loses it),
@@ -605,7 +504,7 @@ impl Table {
                 if round.lie.is_none() {
                     round.lie = Some(lie.clone());
                     notes.push(Note::LieProven(lie));
-                    Self::settle(round, &self.chains, &mut notes);
+                    Self::settle(round, &self.ledger.chains, &mut notes);
                 }
             }
             _ => {
@@ -620,7 +519,7 @@ impl Table {
 
     fn try_settle(&mut self, notes: &mut Vec<Note>) {
         if let Some(round) = self.round.as_mut() {
-            Self::settle(round, &self.chains, notes);
+            Self::settle(round, &self.ledger.chains, notes);
         }
     }
 
@@ -790,7 +689,7 @@ impl Table {
             return Err("a second verdict for one game".into());
         }
         // This very frame may be the one that settles the end.
-        Self::settle(round, &self.chains, notes);
+        Self::settle(round, &self.ledger.chains, notes);
         let settled = round
             .settled
             .as_ref()
@@ -828,8 +727,7 @@ impl Table {
         if seq != 0 {
             return Err("a second hello".into());
         }
-        self.keys[idx(from)] = Some(*key);
-        self.peer_keys[idx(from)] = PeerKey::parse(key);
+        self.ledger.set_key(from, key);
         Ok(())
     }
 
@@ -842,13 +740,13 @@ impl Table {
     ) -> Result<(), String> {
         let settings = self.settings.ok_or("a nonce before the table's settings")?;
         let size = self.size.ok_or("a nonce before the table's settings")?;
-        let [Some(host_key), Some(guest_key)] = self.keys else {
+        let [Some(host_key), Some(guest_key)] = self.ledger.keys else {
             return Err("a nonce before both hellos".into());
         };
         if self.round.is_none() && number == 0 {
             self.round = Some(Self::new_round(0));
         }
-        let table = self.id;
+        let table = self.id();
         let round = self.round.as_mut().ok_or("a nonce outside a game")?;
         if round.number != number || round.nonces[idx(from)].is_some() {
             return Err("a nonce for the wrong game, or a second one".into());
@@ -995,7 +893,7 @@ impl Table {
     fn resign_leaver(&mut self, notes: &mut Vec<Note>) {
         for i in 0..self.leavers.len() {
             let leaver = self.leavers[i];
-            let chain = &self.chains[idx(leaver)];
+            let chain = &self.ledger.chains[idx(leaver)];
             let (leave, seen) = (chain.next().saturating_sub(1), chain.seen);
             let Some(round) = self.round.as_mut() else {
                 return;
@@ -1105,9 +1003,9 @@ impl Table {
         game: &Hash,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let other_next = self.chains[idx(from.other())].next();
+        let other_next = self.ledger.chains[idx(from.other())].next();
         let saw_all = other_next == 0 || seen == Some(other_next - 1);
-        let (own, debtor_left) = (self.own, self.left(from.other()));
+        let (own, debtor_left) = (self.ledger.own, self.left(from.other()));
         let round = self.round_for(game)?;
         if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
             return Err("a second forfeit claim for one game".into());

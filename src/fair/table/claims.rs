@@ -92,9 +92,9 @@ impl Table {
         // A claim is judged when its sender had seen every frame of the other
         // peer: then the other must really owe what it names. A claim that
         // had not seen them all is refuted by the ones it missed.
-        let other_next = self.chains[idx(from.other())].next();
+        let other_next = self.ledger.chains[idx(from.other())].next();
         let saw_all = other_next == 0 || seen == Some(other_next - 1);
-        let (own, debtor_left) = (self.own, self.left(from.other()));
+        let (own, debtor_left) = (self.ledger.own, self.left(from.other()));
         let round = self.round_for(game)?;
         if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
             return Err("a second forfeit claim for one game".into());

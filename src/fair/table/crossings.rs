@@ -167,8 +167,8 @@ impl Table {
     ) -> Result<(), String> {
         // The other peer's leave, if this resignation did not see it.
         let l = from.other();
-        let crossed_leave =
-            self.left(l) && !Self::covers(seen, self.chains[idx(l)].next().saturating_sub(1));
+        let crossed_leave = self.left(l)
+            && !Self::covers(seen, self.ledger.chains[idx(l)].next().saturating_sub(1));
         let round = self.round_for(game)?;
         let g = round.game.as_mut().ok_or("resigning before the start")?;
         if g.is_over() {

@@ -16,15 +16,14 @@ mod vocab;
 
 use std::collections::{HashSet, VecDeque};
 
-use chain::Chain;
+use chain::{Ledger, Taken};
 use round::{Acceptance, Commit, Round, describe, knew_end, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
-use armada_proto::{self as proto, Body, Frame, PROTOCOL_VERSION, Payload};
+use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 
 use crate::fair::hash::{Hash, label, labelled};
 use crate::fair::shared::STRIKES;
-use crate::fair::sign::{PeerKey, frame_hash};
 use crate::rules::{CellSet, Fleet, Game, Seat, Variant};
 
 use super::wire;
@@ -32,44 +31,25 @@ use super::wire;
 /// Positions the consistency search may try after one answer before it gives up
 /// (undecided, not a lie). Honest games stay far below it.
 const FIT_BUDGET: u32 = 200_000;
-/// Bytes of frames a table takes in at most (compacted ones included): its
-/// transcript stays readable by `verify`.
-const MAX_STORED: usize = proto::MAX_TRANSCRIPT - 1024 * 1024;
 /// The move timer, as RULES.md fixes it.
 pub const MOVE_MS: u32 = 15_000;
-/// Frames of a table beyond which an observer stops accepting more (a table of
-/// about 2,500 games; bounds what a peer can make the other store).
-const MAX_FRAMES: usize = 400_000;
 
 /// The observer of one table.
 #[derive(Clone, Debug)]
 pub struct Table {
-    id: Hash,
-    keys: [Option<Hash>; 2],
-    /// The same keys, decoded for checking signatures.
-    peer_keys: [Option<PeerKey>; 2],
+    /// Both chains, the keys and the transcript (frames forgotten by
+    /// [`Table::compact`] but counted).
+    ledger: Ledger,
     settings: Option<proto::Settings>,
-    chains: [Chain; 2],
-    /// Every accepted frame in the order it was taken in: the transcript (but the
-    /// first `compacted`, forgotten by [`Table::compact`]).
-    transcript: VecDeque<(Seat, Vec<u8>)>,
-    compacted: usize,
     round: Option<Round>,
     /// Games finished at this table: their verdicts, in order.
     finished: Vec<Verdict>,
     /// The first lie proven outside a game's settlement, and how many games had
     /// begun when it was told (it comes after those games' own lies).
     outside_lie: Option<(usize, Lie)>,
-    /// Bytes of all frames taken in (compacted ones included).
-    stored: usize,
-    /// (sender, seq) of every equivocation already on the record.
-    equivocations: HashSet<(Seat, u32)>,
     /// The seats that left the table, in the order their leaves came: a leaver's
     /// later frames are refused, the other's are not (until it leaves too).
     leavers: Vec<Seat>,
-    /// The seat whose frames this process signed itself (a session's own): their
-    /// signatures and the fleet-consistency of their answers need no re-check.
-    own: Option<Seat>,
 }
 
 /// The table id of an invite's secret.
@@ -88,34 +68,27 @@ fn idx(seat: Seat) -> usize {
 
 impl Table {
     pub fn new(id: Hash) -> Self {
-        Self {
-            id,
-            keys: [None; 2],
-            peer_keys: [None, None],
-            settings: None,
-            chains: [Chain::default(), Chain::default()],
-            transcript: VecDeque::new(),
-            compacted: 0,
-            round: None,
-            finished: Vec::new(),
-            outside_lie: None,
-            equivocations: HashSet::new(),
-            stored: 0,
-            leavers: Vec::new(),
-            own: None,
-        }
+        Self::with_ledger(Ledger::new(id, None))
     }
 
     /// The observer a session keeps: frames from `me` are its own, made by this process.
     pub fn for_seat(id: Hash, me: Seat) -> Self {
+        Self::with_ledger(Ledger::new(id, Some(me)))
+    }
+
+    fn with_ledger(ledger: Ledger) -> Self {
         Self {
-            own: Some(me),
-            ..Self::new(id)
+            ledger,
+            settings: None,
+            round: None,
+            finished: Vec::new(),
+            outside_lie: None,
+            leavers: Vec::new(),
         }
     }
 
     pub fn id(&self) -> Hash {
-        self.id
+        self.ledger.id
     }
 
     /// Whether `seat` left the table.
@@ -124,7 +97,7 @@ impl Table {
     }
 
     pub fn key(&self, seat: Seat) -> Option<Hash> {
-        self.keys[idx(seat)]
+        self.ledger.keys[idx(seat)]
     }
 
     pub fn settings(&self) -> Option<proto::Settings> {
@@ -133,31 +106,33 @@ impl Table {
 
     /// The transcript's frames still held (all of them unless compacted).
     pub fn transcript(&self) -> &VecDeque<(Seat, Vec<u8>)> {
-        &self.transcript
+        &self.ledger.transcript
     }
 
     /// How many frames the transcript holds (compacted ones included).
     pub fn transcript_len(&self) -> usize {
-        self.compacted + self.transcript.len()
+        self.ledger.compacted + self.ledger.transcript.len()
     }
 
     /// The transcript's frames from number `n` on (`n` not before those compacted).
     pub fn transcript_from(&self, n: usize) -> impl ExactSizeIterator<Item = &(Seat, Vec<u8>)> {
-        self.transcript
-            .range(n.saturating_sub(self.compacted).min(self.transcript.len())..)
+        self.ledger.transcript.range(
+            n.saturating_sub(self.ledger.compacted)
+                .min(self.ledger.transcript.len())..,
+        )
     }
 
     /// Whether every frame is still held ([`Table::compact`] was never of use).
     pub fn is_whole(&self) -> bool {
-        self.compacted == 0
+        self.ledger.compacted == 0
     }
 
     /// `seat`'s own frames from its seq `seq` on, as signed.
     pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
-        let chain = &self.chains[idx(seat)];
+        let chain = &self.ledger.chains[idx(seat)];
         (seq.max(chain.base)..chain.next())
             .filter_map(|s| chain.get(s))
-            .map(|(_, at)| self.transcript[at - self.compacted].1.clone())
+            .map(|(_, at)| self.ledger.transcript[at - self.ledger.compacted].1.clone())
             .collect()
     }
 
@@ -170,21 +145,22 @@ impl Table {
     /// frame both sides have long acknowledged is no longer looked for).
     pub fn compact(&mut self) {
         for seat in [Seat::Host, Seat::Guest] {
-            if let Some(seen) = self.chains[idx(seat.other())].seen {
-                self.chains[idx(seat)].forget_before(seen);
+            if let Some(seen) = self.ledger.chains[idx(seat.other())].seen {
+                self.ledger.chains[idx(seat)].forget_before(seen);
             }
         }
         let oldest = self
+            .ledger
             .chains
             .iter()
             .filter_map(|chain| chain.frames.front().map(|(_, at)| *at))
             .min()
-            .unwrap_or(self.compacted);
-        while self.compacted < oldest {
-            if self.transcript.pop_front().is_none() {
+            .unwrap_or(self.ledger.compacted);
+        while self.ledger.compacted < oldest {
+            if self.ledger.transcript.pop_front().is_none() {
                 break;
             }
-            self.compacted += 1;
+            self.ledger.compacted += 1;
         }
     }
 
@@ -195,8 +171,9 @@ impl Table {
         proto::encode_transcript(&proto::Transcript {
             magic: proto::TRANSCRIPT_MAGIC,
             version: PROTOCOL_VERSION,
-            table: self.id,
+            table: self.id(),
             frames: self
+                .ledger
                 .transcript
                 .iter()
                 .map(|(seat, bytes)| proto::SavedFrame {
@@ -209,13 +186,13 @@ impl Table {
 
     /// The next seq `seat` will send, and the hash its next frame must link to.
     pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
-        let chain = &self.chains[idx(seat)];
+        let chain = &self.ledger.chains[idx(seat)];
         (chain.next(), chain.last())
     }
 
     /// The hash of the newest frame received from `seat` (zeros if none).
     pub fn last_hash(&self, seat: Seat) -> Hash {
-        self.chains[idx(seat)].last()
+        self.ledger.chains[idx(seat)].last()
     }
 
     pub fn game(&self) -> Option<&Game> {
@@ -327,7 +304,9 @@ impl Table {
     /// The game number for which `seat` still owes its nonce, once the table is ready for one.
     pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
         match &self.round {
-            None if self.settings.is_some() && self.keys.iter().all(Option::is_some) => Some(0),
+            None if self.settings.is_some() && self.ledger.keys.iter().all(Option::is_some) => {
+                Some(0)
+            }
             Some(round) if round.nonces[idx(seat)].is_none() => Some(round.number),
             _ => None,
         }
@@ -358,80 +337,11 @@ impl Table {
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        if self.left(from)
-            || self.transcript_len() >= MAX_FRAMES
-            || self.stored + bytes.len() > MAX_STORED
-        {
-            return Err(Rejected::Closed);
-        }
-        let frame = Frame::decode(bytes)?;
+        let (frame, seen) = match self.ledger.take(from, bytes, self.left(from))? {
+            Taken::Fresh { frame, seen } => (frame, seen),
+            Taken::Lie(lie) => return Ok(self.prove(lie)),
+        };
         let body = &frame.body;
-        let claimed = wire::from_seat(body.from);
-        if claimed != from {
-            return Err(Rejected::Sender {
-                claimed,
-                actual: from,
-            });
-        }
-        let hello_key;
-        let key = match (&self.peer_keys[idx(from)], &body.payload) {
-            (Some(key), _) => Some(key),
-            (None, Payload::Hello { key, .. } | Payload::CodeHello { key, .. })
-                if body.seq == 0 =>
-            {
-                hello_key = PeerKey::parse(key);
-                hello_key.as_ref()
-            }
-            (None, _) => return Err(Rejected::NoHello),
-        };
-        if self.own != Some(from) && !key.is_some_and(|k| k.check(&frame)) {
-            return Err(Rejected::Signature(from));
-        }
-        if body.table != self.id {
-            return Err(Rejected::OtherTable);
-        }
-        let chain = &self.chains[idx(from)];
-        if body.seq < chain.next() {
-            return self.earlier(from, &frame, bytes);
-        }
-        if body.seq > chain.next() {
-            return Err(Rejected::OutOfOrder {
-                from,
-                expected: chain.next(),
-                got: body.seq,
-            });
-        }
-        // In order: from here on the frame is part of the record.
-        let hash = frame_hash(bytes);
-        let link_ok = body.prev == chain.last();
-        let seen = if body.seen == [0; 32] {
-            Some(None)
-        } else {
-            self.chains[idx(from.other())]
-                .position(&body.seen)
-                .map(Some)
-        };
-        let previous_seen = chain.seen;
-        self.chains[idx(from)]
-            .frames
-            .push_back((hash, self.transcript_len()));
-        self.transcript.push_back((from, bytes.to_vec()));
-        self.stored += bytes.len();
-        if body.version != PROTOCOL_VERSION || !link_ok {
-            return Ok(self.prove(Lie {
-                liar: from,
-                seq: body.seq,
-                reason: "the message does not follow the sender's previous message".into(),
-            }));
-        }
-        let Some(seen) = seen.filter(|s| *s >= previous_seen) else {
-            return Ok(self.prove(Lie {
-                liar: from,
-                seq: body.seq,
-                reason: "the message refers to a message of the other peer that was never sent, or to an older one than before".into(),
-            }));
-        };
-        self.chains[idx(from)].seen = seen;
         let mut notes = Vec::new();
         match self.payload(from, body, seen, &mut notes) {
             Ok(()) => {
@@ -463,14 +373,14 @@ impl Table {
         for i in 0..self.leavers.len() {
             let leaver = self.leavers[i];
             // The leave is the leaver's last frame.
-            let leave = self.chains[idx(leaver)].next().saturating_sub(1);
+            let leave = self.ledger.chains[idx(leaver)].next().saturating_sub(1);
             // The other's leave, if neither leave had seen the other: two resignations
             // that crossed, whichever of them could take effect first here.
             let other = leaver.other();
-            let other_leave = self.chains[idx(other)].next().saturating_sub(1);
+            let other_leave = self.ledger.chains[idx(other)].next().saturating_sub(1);
             let crossing = self.left(other)
-                && !Self::covers(self.chains[idx(leaver)].seen, other_leave)
-                && !Self::covers(self.chains[idx(other)].seen, leave);
+                && !Self::covers(self.ledger.chains[idx(leaver)].seen, other_leave)
+                && !Self::covers(self.ledger.chains[idx(other)].seen, leave);
             let Some(round) = self.round.as_mut() else {
                 return;
             };
@@ -500,29 +410,6 @@ impl Table {
                 return;
             }
         }
-    }
-
-    /// A frame whose number was already taken: a harmless repeat, or equivocation.
-    fn earlier(&mut self, from: Seat, frame: &Frame, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        let seq = frame.body.seq;
-        let Some((_, at)) = self.chains[idx(from)].get(seq) else {
-            // Compacted away: long acknowledged by both sides.
-            return Err(Rejected::Duplicate { from, seq });
-        };
-        let earlier = &self.transcript[at - self.compacted].1;
-        let earlier_body = &earlier[..earlier.len() - proto::SIGNATURE_LEN];
-        // One piece of evidence per number is kept; more add nothing.
-        if earlier_body == frame.body_bytes() || !self.equivocations.insert((from, seq)) {
-            return Err(Rejected::Duplicate { from, seq });
-        }
-        // Two different signed messages with one number: provable to anyone.
-        self.transcript.push_back((from, bytes.to_vec()));
-        self.stored += bytes.len();
-        Ok(self.prove(Lie {
-            liar: from,
-            seq,
-            reason: "two different signed messages carry this number (equivocation)".into(),
-        }))
     }
 
     /// Whether the frame that `seen` points at (the newest of the other chain seen by
@@ -593,8 +480,7 @@ impl Table {
                 if seq != 0 {
                     return Err("a second hello".into());
                 }
-                self.keys[idx(from)] = Some(*key);
-                self.peer_keys[idx(from)] = PeerKey::parse(key);
+                self.ledger.set_key(from, key);
                 notes.push(Note::Hello(from));
                 // Only the guest proves the invite (the proof itself needs the secret,
                 // which no observer holds); a host's proof would mean nothing.
@@ -612,8 +498,7 @@ impl Table {
                 if from != Seat::Guest {
                     return Err("a short code's hello from the host".into());
                 }
-                self.keys[idx(from)] = Some(*key);
-                self.peer_keys[idx(from)] = PeerKey::parse(key);
+                self.ledger.set_key(from, key);
                 notes.push(Note::Hello(from));
             }
             Payload::Settings(settings) => {

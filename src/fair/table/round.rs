@@ -142,17 +142,17 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         if self.round.is_none() && number == 0 {
-            if self.keys.iter().any(Option::is_none) {
+            if self.ledger.keys.iter().any(Option::is_none) {
                 return Err("a nonce before both hellos".into());
             }
             self.round = Some(self.new_round(0)?);
         }
         let settings = self.settings.ok_or("a nonce before the table's settings")?;
         let (host_key, guest_key) = (
-            self.keys[0].unwrap_or_default(),
-            self.keys[1].unwrap_or_default(),
+            self.ledger.keys[0].unwrap_or_default(),
+            self.ledger.keys[1].unwrap_or_default(),
         );
-        let table = self.id;
+        let table = self.id();
         let round = self.round.as_mut().ok_or("a nonce outside a game")?;
         if round.number != number || round.nonces[idx(from)].is_some() {
             return Err("a nonce for the wrong game, or a second one".into());
@@ -195,7 +195,7 @@ impl Table {
         (seq, prev): (u32, Hash),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let key = self.keys[idx(from)].unwrap_or_default();
+        let key = self.ledger.keys[idx(from)].unwrap_or_default();
         let round = self.round_for(game)?;
         let id = round.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an action before the start")?;
@@ -275,8 +275,8 @@ impl Table {
         (game, number, openings, contribution): (&Hash, u32, &[proto::WireOpening], Option<Hash>),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let key = self.keys[idx(from)].unwrap_or_default();
-        let own_answer = self.own == Some(from);
+        let key = self.ledger.keys[idx(from)].unwrap_or_default();
+        let own_answer = self.ledger.own == Some(from);
         let round = self.round_for(game)?;
         let id = round.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an answer before the start")?;
@@ -422,7 +422,7 @@ impl Table {
         (game, ships, salts, contributions): (&Hash, &[proto::WireShip], &[[u8; 16]], &[Hash]),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let key = self.keys[idx(from)].unwrap_or_default();
+        let key = self.ledger.keys[idx(from)].unwrap_or_default();
         let round = self.round_for(game)?;
         let id = round.id.unwrap_or_default();
         // Over as its sender knew it: it sent or had seen a frame that ended the game
