@@ -553,17 +553,20 @@ impl Armada {
     pub(super) fn open_archimedes(&mut self, side: u8, level: Level, now: Millis) {
         let seed = now ^ u64::from(side) << 32;
         match ArchimedesTable::new(side, level, self.store.clone(), seed) {
-            Ok(table) => {
-                let table = if self.fast {
-                    table.without_pauses()
-                } else {
-                    table
-                };
-                self.arch = Some(Box::new(ArchPlay::new(table)));
-                self.home = None;
-            }
+            Ok(table) => self.show_archimedes(table),
             Err(error) => self.note = Some(error),
         }
+    }
+
+    /// `table` on screen (the computer without its pause in tests).
+    fn show_archimedes(&mut self, table: ArchimedesTable) {
+        let table = if self.fast {
+            table.without_pauses()
+        } else {
+            table
+        };
+        self.arch = Some(Box::new(ArchPlay::new(table)));
+        self.home = None;
     }
 
     /// The saved game of Archimedes, where it was left.
@@ -572,15 +575,7 @@ impl Armada {
             return;
         };
         match ArchimedesTable::resume(store, now, now) {
-            Ok(Some(table)) => {
-                let table = if self.fast {
-                    table.without_pauses()
-                } else {
-                    table
-                };
-                self.arch = Some(Box::new(ArchPlay::new(table)));
-                self.home = None;
-            }
+            Ok(Some(table)) => self.show_archimedes(table),
             Ok(None) => {}
             Err(error) => self.note = Some(error),
         }
