@@ -193,19 +193,20 @@ pub fn verify(bytes: &[u8]) -> Report {
     }
 }
 
-/// Whether the table's settings (the host's, in its first frames) say Archimedes.
+/// Whether the table's settings (the host's, in its first frames) say Archimedes:
+/// read from the first host frame that carries settings, not from every frame.
 fn is_archimedes(transcript: &Transcript) -> bool {
-    transcript.frames.iter().any(|saved| {
-        proto::Frame::decode(&saved.bytes).is_ok_and(|frame| {
-            matches!(
-                frame.body.payload,
-                proto::Payload::Settings(proto::Settings {
-                    game: proto::GameKind::Archimedes { .. },
-                    ..
-                })
-            ) && frame.body.from == proto::Seat::Host
-        })
-    })
+    transcript
+        .frames
+        .iter()
+        .filter(|saved| saved.from == proto::Seat::Host)
+        .find_map(
+            |saved| match proto::Frame::decode(&saved.bytes).ok()?.body.payload {
+                proto::Payload::Settings(settings) => Some(settings.game),
+                _ => None,
+            },
+        )
+        .is_some_and(|game| matches!(game, proto::GameKind::Archimedes { .. }))
 }
 
 /// An Archimedes table's transcript through a fresh [`arch_table::Table`], in `order`.

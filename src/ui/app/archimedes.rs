@@ -601,19 +601,12 @@ impl Armada {
                 side: play.table.position().size().side(),
             };
             let tally = self.totals.archimedes_tally(kind);
-            ui.label(self.text.with(
-                "arch-totals",
-                &[
-                    ("level", Arg::from(level_name(&self.text, kind.level))),
-                    ("side", Arg::from(u32::from(kind.side))),
-                    ("won", Arg::from(tally.won)),
-                    ("lost", Arg::from(tally.lost)),
-                    ("drawn", Arg::from(tally.drawn)),
-                    ("percent", Arg::from(tally.win_percent())),
-                    ("streak", Arg::from(tally.streak)),
-                    ("best", Arg::from(tally.best)),
-                ],
-            ));
+            let mut args = vec![
+                ("level", Arg::from(level_name(&self.text, kind.level))),
+                ("side", Arg::from(u32::from(kind.side))),
+            ];
+            args.extend(super::totals::figures(tally));
+            ui.label(self.text.with("arch-totals", &args));
         }
         match asked {
             Asked::Nothing => {}

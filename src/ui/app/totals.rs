@@ -126,19 +126,24 @@ pub(super) fn line(t: &Text, kind: Kind, tally: Option<Tally>) -> String {
         ),
         Against::Friend => t.get("past-friend"),
     };
-    t.with(
-        "totals-line",
-        &[
-            ("who", Arg::from(who)),
-            ("variant", Arg::from(variant(t, kind.variant))),
-            ("won", Arg::from(tally.won)),
-            ("lost", Arg::from(tally.lost)),
-            ("drawn", Arg::from(tally.drawn)),
-            ("percent", Arg::from(tally.win_percent())),
-            ("streak", Arg::from(tally.streak)),
-            ("best", Arg::from(tally.best)),
-        ],
-    )
+    let mut args = vec![
+        ("who", Arg::from(who)),
+        ("variant", Arg::from(variant(t, kind.variant))),
+    ];
+    args.extend(figures(tally));
+    t.with("totals-line", &args)
+}
+
+/// A tally's figures as a message's arguments: won, lost, drawn, percent, streak, best.
+pub(super) fn figures(tally: Tally) -> [(&'static str, Arg); 6] {
+    [
+        ("won", Arg::from(tally.won)),
+        ("lost", Arg::from(tally.lost)),
+        ("drawn", Arg::from(tally.drawn)),
+        ("percent", Arg::from(tally.win_percent())),
+        ("streak", Arg::from(tally.streak)),
+        ("best", Arg::from(tally.best)),
+    ]
 }
 
 /// Who a kind of game is against, as the home table names it.
