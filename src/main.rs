@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "bench")]
 use armada::driver::Level;
 use armada::rules::Variant;
 
@@ -23,7 +24,7 @@ struct Cli {
 }
 
 /// Whether to join the public libp2p network, and through whom.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 struct PublicArgs {
     /// Join the public network through this peer (`…/p2p/<id>`, repeatable) instead
     /// of the built-in list of well-known public bootstrap peers.
@@ -49,7 +50,7 @@ impl PublicArgs {
 }
 
 /// What every network command takes.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 struct NetArgs {
     /// Listen here (repeatable); default: all interfaces, TCP and QUIC.
     #[arg(long, value_name = "MULTIADDR")]
@@ -60,9 +61,10 @@ struct NetArgs {
     /// Where saved games and the identity key live (default: the platform's data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
-    /// A computer plays this side: random, easy, medium or hard.
+    /// A computer plays this side: random, easy, medium or hard at the sea battle;
+    /// easy, medium, hard or insane at Archimedes.
     #[arg(long, value_name = "LEVEL")]
-    bot: Option<Level>,
+    bot: Option<String>,
     /// Games to play at the table (Play again in between), then leave.
     #[arg(long, default_value_t = 1)]
     games: u32,
@@ -100,8 +102,19 @@ enum Command {
         #[arg(long)]
         no_timer: bool,
         /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
-        #[arg(long, value_name = "SIDE")]
+        #[arg(long, value_name = "SIDE", conflicts_with = "game")]
         classic: Option<u8>,
+        /// The game: the sea battle (`sea`) or `archimedes` (with `--size`).
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        game: String,
+        /// Archimedes' board: 6, 8 or 10 (default 8).
+        #[arg(long, value_name = "SIDE")]
+        size: Option<u8>,
+        /// Archimedes: seconds a move may take (10–600, default 60) before the other
+        /// player may claim the game, after the grace.
+        #[arg(long, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u32).range(10..=600))]
+        move_time: Option<u32>,
         /// Anyone on the LAN may join without a code (`armada lan` shows the invite).
         #[arg(long)]
         lan: bool,
@@ -275,15 +288,25 @@ fn run(cli: &Cli) -> Result<u8> {
             net,
             no_timer,
             classic,
+            game,
+            size,
+            move_time,
             lan,
             grace,
         } => {
-            let settings = table_settings(*classic, *grace)?;
-            cli::net::network(net, |seating, say| {
-                Box::pin(armada::driver::host(
-                    seating, settings, !*no_timer, *lan, say,
-                ))
-            })
+            let settings = if game == "archimedes" {
+                let size = size.unwrap_or(8);
+                let move_ms = move_time.unwrap_or(60) * 1000;
+                armada::driver::arch::Position::start(size).map_err(|e| anyhow::anyhow!(e))?;
+                armada::driver::arch_table::settings(size, move_ms, grace * 1000)
+            } else {
+                anyhow::ensure!(
+                    size.is_none() && move_time.is_none(),
+                    "--size and --move-time are for --game archimedes (a classic board: --classic)"
+                );
+                table_settings(*classic, *grace)?
+            };
+            cli::net::host(net, settings, !*no_timer, *lan)
         }
         #[cfg(feature = "bench")]
         Command::BenchNet => cli::bench::bench_net(),
@@ -303,26 +326,12 @@ fn run(cli: &Cli) -> Result<u8> {
                 bytes: *circuit_bytes,
             },
         ),
-        Command::Resume { net, table } => {
-            let table = table.clone();
-            cli::net::network(net, move |seating, say| {
-                Box::pin(
-                    async move { armada::driver::resume(seating, table.as_deref(), say).await },
-                )
-            })
-        }
+        Command::Resume { net, table } => cli::net::resume(net, table.as_deref()),
         Command::Join {
             net,
             invite,
             no_relay,
-        } => {
-            let (invite, direct_only) = (invite.clone(), *no_relay);
-            cli::net::network(net, move |seating, say| {
-                Box::pin(
-                    async move { armada::driver::join(seating, &invite, direct_only, say).await },
-                )
-            })
-        }
+        } => cli::net::join(net, invite.clone(), *no_relay),
         command @ Command::Demo { .. } => demo(command),
         #[cfg(feature = "bench")]
         command @ Command::BenchAi { .. } => bench_ai(command),

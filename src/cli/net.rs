@@ -3,6 +3,9 @@
 
 use anyhow::Result;
 
+use armada::driver::arch_table::Session as ArchSession;
+use armada::driver::{Session, TableGame};
+
 use super::emit;
 use crate::NetArgs;
 
@@ -76,15 +79,81 @@ fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
     rx
 }
 
-pub type Flow<'a> = std::pin::Pin<
-    Box<dyn std::future::Future<Output = Result<armada::driver::TableOutcome>> + Send + 'a>,
->;
+/// A game the command line can play at a network table: how it names a computer
+/// level, and how it prints the table's events.
+pub trait Shell: armada::driver::Game {
+    fn bot(level: &str, games: u32) -> Result<Self::Bot>;
+    fn report(session: &Self, event: &Self::Event, person: bool);
+}
+
+impl Shell for armada::driver::Session {
+    fn bot(level: &str, games: u32) -> Result<Self::Bot> {
+        let level = level.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        Ok(armada::driver::Bot::new(level, games))
+    }
+    fn report(session: &Self, event: &Self::Event, person: bool) {
+        super::report::report(session, event, person);
+    }
+}
+
+impl Shell for armada::driver::arch_table::Session {
+    fn bot(level: &str, games: u32) -> Result<Self::Bot> {
+        let level = level.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        Ok(armada::driver::ArchimedesBot::new(level, games))
+    }
+    fn report(session: &Self, event: &Self::Event, person: bool) {
+        super::report::report_archimedes(session, event, person);
+    }
+}
+
+/// Where a network command's lines go.
+pub type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
+
+/// The seating a network command's arguments ask for, at a table of game `G`:
+/// without --bot a person plays, typing moves (a resumed table keeps the computer
+/// level saved with it).
+pub fn seating<G: Shell>(net: &NetArgs) -> Result<armada::driver::Seating<G>> {
+    let player = match &net.bot {
+        Some(level) => armada::driver::Player::Bot(G::bot(level, net.games)?),
+        None => armada::driver::Player::Human(armada::driver::Human::new(stdin_lines(), net.games)),
+    };
+    Ok(armada::driver::Seating {
+        config: config(net),
+        store: armada::driver::Store::open(net.data_dir.as_deref())?,
+        player,
+        watch: None,
+        report: Some(Box::new(G::report)),
+    })
+}
+
+/// The network settings the arguments ask for.
+pub fn config(net: &NetArgs) -> armada::driver::Config {
+    armada::driver::Config {
+        listen: net.listen.clone(),
+        discovery: !net.no_discovery,
+        ping_every: None,
+        relay: net.relay.clone(),
+        public: net.public.public(),
+    }
+}
+
+/// Prints how the table went; the exit code (1 if this side's games were not all
+/// settled).
+pub fn finish<G: Shell>(outcome: &armada::driver::TableOutcome<G>) -> u8 {
+    let score = outcome.session.score();
+    emit(&format!(
+        "table over: {} game(s); score host {} – guest {}\n",
+        outcome.session.games_begun(),
+        f64::from(score[0]) / 2.0,
+        f64::from(score[1]) / 2.0
+    ));
+    u8::from(!outcome.finished)
+}
+
+pub type Flow<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<u8>> + 'a>>;
 
 /// Runs a network command on a tokio runtime, printing its lines as they come.
-pub fn network(
-    net: &NetArgs,
-    flow: impl for<'a> FnOnce(armada::driver::Seating, &'a mut (dyn FnMut(&str) + Send)) -> Flow<'a>,
-) -> Result<u8> {
+pub fn network(flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ARMADA_LOG")
@@ -92,35 +161,77 @@ pub fn network(
         )
         .with_writer(std::io::stderr)
         .init();
-    // Without --bot a person plays, typing moves (a resumed table keeps the computer
-    // level saved with it).
-    let player = match net.bot {
-        Some(level) => armada::driver::Player::bot(level, net.games),
-        None => armada::driver::Player::Human(armada::driver::Human::new(stdin_lines(), net.games)),
-    };
-    let seating = armada::driver::Seating {
-        config: armada::driver::Config {
-            listen: net.listen.clone(),
-            discovery: !net.no_discovery,
-            ping_every: None,
-            relay: net.relay.clone(),
-            public: net.public.public(),
-        },
-        store: armada::driver::Store::open(net.data_dir.as_deref())?,
-        player,
-        watch: None,
-        report: Some(Box::new(super::report::report)),
-    };
     let runtime = tokio::runtime::Runtime::new()?;
     let mut say = |line: &str| emit(&format!("{line}\n"));
-    let outcome = runtime.block_on(flow(seating, &mut say))?;
-    let table = outcome.session.table();
-    let score = outcome.session.score();
-    emit(&format!(
-        "table over: {} game(s); score host {} – guest {}\n",
-        table.game_number().map_or(0, |n| n + 1),
-        f64::from(score[0]) / 2.0,
-        f64::from(score[1]) / 2.0
-    ));
-    Ok(u8::from(!outcome.finished))
+    runtime.block_on(flow(&mut say))
+}
+
+/// `armada host`: opens a table with `settings` (either game's) and plays it.
+pub fn host(net: &NetArgs, settings: armada_proto::Settings, timer: bool, lan: bool) -> Result<u8> {
+    fn host_as<G: Shell>(
+        net: &NetArgs,
+        settings: armada_proto::Settings,
+        timer: bool,
+        lan: bool,
+    ) -> Result<u8> {
+        let seating = seating::<G>(net)?;
+        network(move |say| {
+            Box::pin(async move {
+                let outcome = armada::driver::host(seating, settings, timer, lan, say).await?;
+                Ok(finish(&outcome))
+            })
+        })
+    }
+    if matches!(settings.game, armada_proto::GameKind::Archimedes { .. }) {
+        host_as::<ArchSession>(net, settings, timer, lan)
+    } else {
+        host_as::<Session>(net, settings, timer, lan)
+    }
+}
+
+/// `armada join`: reaches the host, learns the table's game from its settings, and
+/// plays it.
+pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
+    async fn join_as<G: Shell>(
+        net: &NetArgs,
+        reached: armada::driver::Reached,
+        say: Say<'_>,
+    ) -> Result<u8> {
+        let seating = seating::<G>(net)?;
+        Ok(finish(
+            &armada::driver::join_reached(seating, reached, say).await?,
+        ))
+    }
+    let store = armada::driver::Store::open(net.data_dir.as_deref())?;
+    let config = config(net);
+    let net = net.clone();
+    network(move |say| {
+        Box::pin(async move {
+            let reached = armada::driver::reach(&store, &config, &invite, direct_only, say).await?;
+            if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
+                join_as::<ArchSession>(&net, reached, say).await
+            } else {
+                join_as::<Session>(&net, reached, say).await
+            }
+        })
+    })
+}
+
+/// `armada resume`: plays on the saved network table `table` (the newest if none),
+/// whichever game it plays.
+pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
+    fn resume_as<G: Shell>(net: &NetArgs, id: [u8; 32]) -> Result<u8> {
+        let seating = seating::<G>(net)?;
+        network(move |say| {
+            Box::pin(async move {
+                let outcome = armada::driver::resume(seating, id, say).await?;
+                Ok(finish(&outcome))
+            })
+        })
+    }
+    let store = armada::driver::Store::open(net.data_dir.as_deref())?;
+    match armada::driver::saved_table(&store, table)? {
+        (id, TableGame::Sea) => resume_as::<Session>(net, id),
+        (id, TableGame::Archimedes) => resume_as::<ArchSession>(net, id),
+    }
 }

@@ -104,3 +104,81 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
         _ => return None,
     })
 }
+
+/// Prints an Archimedes table's `event`; `person`: a person at this terminal plays
+/// the side, and sees the board after every move.
+pub fn report_archimedes(
+    session: &armada::driver::arch_table::Session,
+    event: &armada::driver::arch_table::Event,
+    person: bool,
+) {
+    use armada::driver::arch_table::{Event, Note};
+    let me = session.seat();
+    let who = |seat: Seat| if seat == me { "you" } else { "they" };
+    let line = match event {
+        Event::Table(Note::Opened { number, first, .. }) => Some(format!(
+            "game {} started: {} move first (the bottom-left fleet)",
+            number + 1,
+            who(*first)
+        )),
+        Event::Table(Note::Moved(step)) => {
+            let sunk: Vec<String> = step.played.sunk().map(|s| s.cell.to_string()).collect();
+            Some(format!(
+                "{}: {}{}",
+                who(step.seat),
+                step.played.mv,
+                if sunk.is_empty() {
+                    String::new()
+                } else {
+                    format!("; sunk {}", sunk.join(", "))
+                }
+            ))
+        }
+        Event::Table(Note::Undone(step)) => Some(format!(
+            "{} move {} is void: the resignation had not seen it",
+            if step.seat == me { "your" } else { "their" },
+            step.played.mv
+        )),
+        Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
+        Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
+        Event::Table(Note::ForfeitClaimed { claimant }) => Some(format!(
+            "{} claimed a forfeit: a move is overdue",
+            who(*claimant)
+        )),
+        Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
+        Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
+        Event::Table(Note::Left { seat, reason }) => {
+            Some(format!("{} left the table: {reason}", who(*seat)))
+        }
+        Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
+        Event::PeerRefused(error) => Some(format!(
+            "the other player refused a message: {}",
+            error.detail
+        )),
+        Event::PeerGone(reason) => Some(format!("the other player cannot go on: {reason}")),
+        _ => None,
+    };
+    if let Some(line) = line {
+        super::emit(&format!("{line}\n"));
+    }
+    if person
+        && let Event::Table(Note::Moved(_) | Note::Opened { .. }) = event
+        && let Some(position) = session.table().position()
+    {
+        let ships = match session.table().side(me) {
+            Some(armada::driver::arch::Side::First) => "your ships are x",
+            _ => "your ships are o",
+        };
+        super::emit(&format!(
+            "{}{}; {ships}\n",
+            armada::driver::arch::render(position),
+            if position.is_over() {
+                "game over"
+            } else if session.table().mover() == Some(me) {
+                "your move"
+            } else {
+                "their move"
+            }
+        ));
+    }
+}

@@ -45,7 +45,7 @@ impl Bot {
 
     /// Whether every game it was asked to play is settled.
     pub fn done(&self, session: &Session) -> bool {
-        played(session, self.games)
+        super::game::played(session, self.games)
     }
 
     /// The command the table waits for from this side now, if any.
@@ -93,10 +93,4 @@ impl Bot {
             owed => owed,
         }
     }
-}
-
-/// Whether `games` games of the session's table are played and the last is settled.
-pub fn played(session: &Session, games: u32) -> bool {
-    let table = session.table();
-    table.settled().is_some() && table.game_number().is_some_and(|n| n + 1 >= games)
 }

@@ -233,9 +233,9 @@ impl CodeDoor {
     /// Takes in what a handshake came to: the seat promised to a guest that proved
     /// the words, or a lost try (the code withdrawn when none is left, and a new one
     /// drawn while the table may still show one).
-    pub(super) async fn outcome(
+    pub(super) async fn outcome<G: crate::session::TableSession>(
         &mut self,
-        session: &mut crate::session::Session,
+        session: &mut G,
         outcome: Outcome,
         say: super::flows::Say<'_>,
     ) {

@@ -4,34 +4,36 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use futures::StreamExt as _;
+use futures::{SinkExt as _, StreamExt as _};
 use libp2p::{Multiaddr, PeerId};
 use rand::SeedableRng as _;
 use tokio_util::bytes::Bytes;
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
 
 use super::code::{CodeDoor, Next};
+use super::game::Game;
+use super::table::play_framed;
 use super::table::{Clock, Ended, Side, is_peer};
-use super::{Player, TableOutcome, play_table};
+use super::{Player, TableOutcome};
 use crate::fair::secret::Secret;
 use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::rules::Seat;
-use crate::session::{Event, Session};
-use crate::store::{Other, PlayedBy, SavedSeat, Store, TableMeta};
+use crate::session::{Session, TableGame, TableSession};
+use crate::store::{Other, SavedSeat, Store, TableMeta};
 use armada_proto::{self as proto, Invite};
 
 /// What hosting, joining and resuming share.
-pub struct Seating {
+pub struct Seating<G: Game = Session> {
     pub config: Config,
     pub store: Store,
-    pub player: Player,
+    pub player: Player<G>,
     /// A window playing the table hears of every change here.
-    pub watch: Option<super::Watch>,
+    pub watch: Option<super::Watch<G>>,
     /// The command line hears of every event here.
-    pub report: Option<Report>,
+    pub report: Option<Report<G>>,
 }
 
-impl std::fmt::Debug for Seating {
+impl<G: Game> std::fmt::Debug for Seating<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Seating")
             .field("config", &self.config)
@@ -43,8 +45,8 @@ impl std::fmt::Debug for Seating {
     }
 }
 
-impl Seating {
-    fn tell(&self, update: super::Update) {
+impl<G: Game> Seating<G> {
+    fn tell(&self, update: super::Update<G>) {
         if let Some(watch) = &self.watch {
             watch.send(update);
         }
@@ -86,9 +88,10 @@ enum Reach {
     Guest(Vec<Multiaddr>),
 }
 
-fn framed(
-    stream: libp2p::Stream,
-) -> Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec> {
+/// A game stream with its messages' framing.
+pub(super) type Door = Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec>;
+
+fn framed(stream: libp2p::Stream) -> Door {
     crate::net::framed(stream, proto::MAX_WIRE)
 }
 
@@ -174,9 +177,9 @@ async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
 
 /// Says what to give the friend: the short code first (when there is one), then the
 /// invite; and tells a window the same.
-fn announce(
-    seating: &Seating,
-    session: &Session,
+fn announce<G: Game>(
+    seating: &Seating<G>,
+    session: &G,
     invite: &Invite,
     code: Option<proto::ShortCode>,
     addrs: &[Multiaddr],
@@ -205,13 +208,13 @@ fn announce(
 
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
 /// secret (refusing anyone else, with a reason), and plays the table.
-pub async fn host(
-    seating: Seating,
+pub async fn host<G: Game>(
+    seating: Seating<G>,
     settings: proto::Settings,
     timer: bool,
     lan: bool,
     say: Say<'_>,
-) -> anyhow::Result<TableOutcome> {
+) -> anyhow::Result<TableOutcome<G>> {
     anyhow::ensure!(
         !lan || seating.config.discovery,
         "--lan needs discovery (mDNS): drop --no-discovery"
@@ -219,7 +222,7 @@ pub async fn host(
     let identity = seating.store.identity()?;
     let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
-    let mut session = Session::host(identity, secret, settings).with_timer(timer);
+    let mut session = G::host(identity, secret, settings, timer);
     if seating.config.public.is_on() || seating.config.discovery {
         tell_reach(&node, seating.config.public.is_on(), say).await;
     }
@@ -311,19 +314,19 @@ pub async fn host(
     say(&format!("{peer} took the guest's seat"));
     let reach = Reach::Host(incoming);
     let table = Table { node, peer, reach };
-    seated(seating, session, table, &listening, stream, say).await
+    seated(seating, session, table, &listening, (stream, false), say).await
 }
 
 /// The seat is taken: saves how to find the other player again (`addrs`) and plays
-/// the table from the first `stream`.
-async fn seated(
-    seating: Seating,
-    session: Session,
+/// the table from the first `stream` (`synced`: this side's sync went out on it).
+async fn seated<G: Game>(
+    seating: Seating<G>,
+    session: G,
     table: Table,
     addrs: &[Multiaddr],
-    stream: libp2p::Stream,
+    stream: (Door, bool),
     say: Say<'_>,
-) -> anyhow::Result<TableOutcome> {
+) -> anyhow::Result<TableOutcome<G>> {
     remember(&seating, &session, table.peer, addrs)?;
     // Boxed: the table's future is large, and the door's loop before it is too.
     Box::pin(run(session, table, Some(stream), seating, say)).await
@@ -331,15 +334,15 @@ async fn seated(
 
 /// Saves how to find the table's other player again: for the host its own listen
 /// addresses (to listen there again), for the guest the host's.
-fn remember(
-    seating: &Seating,
-    session: &Session,
+fn remember<G: Game>(
+    seating: &Seating<G>,
+    session: &G,
     peer: PeerId,
     addrs: &[Multiaddr],
 ) -> anyhow::Result<()> {
     let (by, games) = seating.player.describe();
     seating.store.save_meta(
-        &session.table().id(),
+        &session.table_id(),
         &TableMeta {
             seat: session.seat().into(),
             other: Other::Peer {
@@ -348,11 +351,10 @@ fn remember(
             },
             by,
             games,
+            game: G::GAME,
         },
     )
 }
-
-type Door = Framed<tokio_util::compat::Compat<libp2p::Stream>, LengthDelimitedCodec>;
 
 /// Reads a stranger's first message (a sync may come before it), within `ADMIT_MS`.
 async fn first_frame(stream: libp2p::Stream) -> anyhow::Result<(Door, Vec<u8>)> {
@@ -376,16 +378,15 @@ async fn first_frame(stream: libp2p::Stream) -> anyhow::Result<(Door, Vec<u8>)> 
 /// Takes in a stranger's first message if it is a hello with a valid invite proof
 /// from the key of the peer that sent it; otherwise the stream is refused (in the
 /// background) and nothing changed.
-fn admit(
-    session: &mut Session,
+fn admit<G: Game>(
+    session: &mut G,
     peer: PeerId,
     framed: Door,
     first: &[u8],
-) -> anyhow::Result<libp2p::Stream> {
+) -> anyhow::Result<Door> {
     let mut probe = session.clone();
     let result = probe.handle_wire(0, first);
     let key_ok = probe
-        .table()
         .key(Seat::Guest)
         .is_some_and(|key| is_peer(&key, &peer));
     if result.is_ok() && key_ok {
@@ -393,7 +394,7 @@ fn admit(
         session
             .handle_wire(0, first)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        return Ok(framed.into_inner().into_inner());
+        return Ok(framed);
     }
     let (code, why) = match result {
         Err(rejected) => (rejected.code(), rejected.to_string()),
@@ -428,28 +429,70 @@ enum Ticket {
 }
 
 /// Joins the table of `invite` (a short code like `4821-harbor-anchor`, a link or
-/// a long code) and plays it; with `direct_only` the invite's relayed addresses are
-/// left out.
-pub async fn join(
-    seating: Seating,
+/// a long code) and plays it, if it plays game `G`; with `direct_only` the
+/// invite's relayed addresses are left out.
+pub async fn join<G: Game>(
+    seating: Seating<G>,
     invite: &str,
     direct_only: bool,
     say: Say<'_>,
-) -> anyhow::Result<TableOutcome> {
+) -> anyhow::Result<TableOutcome<G>> {
+    seating.tell(super::Update::Link(super::Link::Connecting));
+    let reached = reach(&seating.store, &seating.config, invite, direct_only, say).await?;
+    join_reached(seating, reached, say).await
+}
+
+/// A guest at the host's door: admitted, and told the table's settings, before it
+/// knows which game's session to play the table with.
+pub struct Reached {
+    node: Node,
+    peer: PeerId,
+    addrs: Vec<Multiaddr>,
+    secret: crate::fair::hash::Hash,
+    key: Option<crate::fair::code::CodeKey>,
+    framed: Door,
+    /// The host's messages read so far (its hello and settings among them).
+    heard: Vec<Bytes>,
+    /// What this side already sent: its sync and hello.
+    sent: Vec<Vec<u8>>,
+    /// The game the host's settings name.
+    pub game: proto::GameKind,
+}
+
+impl std::fmt::Debug for Reached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reached")
+            .field("peer", &self.peer)
+            .field("game", &self.game)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How long a guest waits for the host's settings after its hello.
+const SETTINGS_MS: u64 = 30_000;
+
+/// Reaches the host of `invite` (see [`join`]), says hello and reads on until the
+/// host's settings name the table's game. Both games' hellos are the same frame,
+/// so nothing said here depends on the game; [`join_reached`] plays on.
+pub async fn reach(
+    store: &Store,
+    config: &Config,
+    invite: &str,
+    direct_only: bool,
+    say: Say<'_>,
+) -> anyhow::Result<Reached> {
     // Read before anything starts, so a mistyped code or invite costs nothing.
     let ticket = if proto::ShortCode::is_meant(invite) {
         Ticket::Code(proto::ShortCode::parse(invite)?)
     } else {
         Ticket::Invite(Invite::parse(invite)?)
     };
-    let identity = seating.store.identity()?;
-    seating.tell(super::Update::Link(super::Link::Connecting));
-    let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
+    let identity = store.identity()?;
+    let node = Node::start(&identity.keypair(), config.clone()).await?;
     let (invite, key) = match ticket {
         Ticket::Invite(invite) => (invite, None),
         Ticket::Code(code) => {
-            let (_, invite, key) =
-                super::code::find(&node, &code, seating.config.discovery, say).await?;
+            let (_, invite, key) = super::code::find(&node, &code, config.discovery, say).await?;
             say("the host took the code");
             (invite, Some(key))
         }
@@ -478,13 +521,101 @@ pub async fn join(
             }
         })?;
     say(&format!("connected to the host {peer}"));
-    let session = match key {
-        Some(key) => Session::guest_by_code(identity, invite.secret, &key),
+    // The sea battle's guest says the hello both games' guests would.
+    let mut hello = match &key {
+        Some(key) => Session::guest_by_code(identity, invite.secret, key),
         None => Session::guest(identity, invite.secret),
     };
-    let reach = Reach::Guest(addrs.clone());
-    let table = Table { node, peer, reach };
-    seated(seating, session, table, &addrs, stream, say).await
+    let mut sent = vec![hello.sync_wire()];
+    sent.extend(std::iter::from_fn(|| hello.poll_wire()));
+    let mut framed = framed(stream);
+    for bytes in &sent {
+        framed
+            .send(Bytes::from(bytes.clone()))
+            .await
+            .context("the connection dropped")?;
+    }
+    let mut heard = Vec::new();
+    let game = tokio::time::timeout(Duration::from_millis(SETTINGS_MS), async {
+        loop {
+            let bytes = framed
+                .next()
+                .await
+                .context("the host closed the connection")??;
+            let wire = proto::decode_wire(&bytes);
+            heard.push(bytes.freeze());
+            match wire {
+                Ok(proto::Wire::Frame(frame)) => {
+                    if let Ok(frame) = proto::Frame::decode(&frame)
+                        && let proto::Payload::Settings(settings) = frame.body.payload
+                    {
+                        return Ok(settings.game);
+                    }
+                }
+                Ok(proto::Wire::Error(error)) => {
+                    anyhow::bail!("the host refused us: {}", error.detail)
+                }
+                _ => {}
+            }
+        }
+    })
+    .await
+    .context("the host did not say which game its table plays")??;
+    Ok(Reached {
+        node,
+        peer,
+        addrs,
+        secret: invite.secret,
+        key,
+        framed,
+        heard,
+        sent,
+        game,
+    })
+}
+
+/// Plays on the table [`reach`] got to, as game `G`.
+pub async fn join_reached<G: Game>(
+    seating: Seating<G>,
+    reached: Reached,
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome<G>> {
+    anyhow::ensure!(
+        G::plays(&reached.game),
+        "the host's table plays {:?}, not {:?}",
+        reached.game,
+        G::GAME
+    );
+    let identity = seating.store.identity()?;
+    let mut session = match &reached.key {
+        Some(key) => G::guest_by_code(identity, reached.secret, key),
+        None => G::guest(identity, reached.secret),
+    };
+    // Its hello went out already, word for word.
+    while let Some(bytes) = session.poll_wire() {
+        anyhow::ensure!(
+            reached.sent.contains(&bytes),
+            "this client's hello differs between its games (a bug)"
+        );
+    }
+    for bytes in &reached.heard {
+        let _ = session.handle_wire(0, bytes);
+    }
+    let reach = Reach::Guest(reached.addrs.clone());
+    let table = Table {
+        node: reached.node,
+        peer: reached.peer,
+        reach,
+    };
+    seated(
+        seating,
+        session,
+        table,
+        &reached.addrs,
+        (reached.framed, true),
+        say,
+    )
+    .await
 }
 
 /// Dials the host and opens the game stream; where the only way is through a relay,
@@ -573,32 +704,39 @@ struct Table {
     reach: Reach,
 }
 
-/// Continues a saved table (the newest, or `table` given as hex): the session as it
-/// was saved, the other player found again where the table's meta says.
-pub async fn resume(
-    mut seating: Seating,
-    table: Option<&str>,
-    say: Say<'_>,
-) -> anyhow::Result<TableOutcome> {
+/// The saved network table `table` (its id in hex), or the newest one, and the
+/// game it plays: what [`resume`] needs to be called with.
+pub fn saved_table(store: &Store, table: Option<&str>) -> anyhow::Result<([u8; 32], TableGame)> {
     let id = match table {
         Some(text) => <[u8; 32]>::try_from(hex::decode(text.trim())?)
             .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?,
-        None => seating
-            .store
+        None => store
             .tables()?
             .into_iter()
-            .find(|id| {
-                seating
-                    .store
-                    .load_meta(id)
-                    .is_ok_and(|meta| !meta.is_computer())
-            })
+            .find(|id| store.load_meta(id).is_ok_and(|meta| !meta.is_computer()))
             .context("there is no saved network table to resume")?,
     };
-    let meta = seating.store.load_meta(&id)?;
+    let meta = store.load_meta(&id)?;
     anyhow::ensure!(
         !meta.is_computer(),
         "that table is a game against the computer: open the window (`armada`) to resume it"
+    );
+    Ok((id, meta.game))
+}
+
+/// Continues the saved table `id` of game `G` ([`saved_table`] finds it): the
+/// session as it was saved, the other player found again where the table's meta says.
+pub async fn resume<G: Game>(
+    mut seating: Seating<G>,
+    id: [u8; 32],
+    say: Say<'_>,
+) -> anyhow::Result<TableOutcome<G>> {
+    let meta = seating.store.load_meta(&id)?;
+    anyhow::ensure!(
+        meta.game == G::GAME,
+        "that table plays {:?}, not {:?}",
+        meta.game,
+        G::GAME
     );
     let identity = seating.store.identity()?;
     let Other::Peer { id: peer, addrs } = &meta.other else {
@@ -612,7 +750,7 @@ pub async fn resume(
         .map(|a| a.parse::<Multiaddr>())
         .collect::<Result<Vec<_>, _>>()
         .context("a saved address is damaged")?;
-    let session = match seating.store.restore(&id, identity.clone(), 0) {
+    let session = match seating.store.restore::<G>(&id, identity.clone(), 0) {
         Ok(session) => session.context("the table has no saved session")?,
         Err(error) => {
             if let Some(damaged) = error.downcast_ref::<crate::store::Damaged>() {
@@ -633,8 +771,8 @@ pub async fn resume(
         }
     };
     // The computer level saved with the table plays on, unless another is asked for.
-    if let (Player::Human(_), PlayedBy::Computer(level)) = (&seating.player, meta.by) {
-        seating.player = Player::bot(level, meta.games);
+    if let (Player::Human(_), Some(bot)) = (&seating.player, G::saved_bot(meta.by, meta.games)) {
+        seating.player = Player::Bot(bot);
     }
     say(&format!(
         "resuming table {} as the {}",
@@ -680,8 +818,8 @@ const TELL_GONE_MS: u64 = 30_000;
 /// Reaches the other player as the table's seat would (the host listens where it
 /// did, the guest dials) and sends it [`proto::Wire::Gone`], until the other side
 /// shows it heard: it played the stream (its sync came) and then closed it.
-async fn tell_gone(
-    seating: &Seating,
+async fn tell_gone<G: Game>(
+    seating: &Seating<G>,
     identity: &crate::fair::sign::Identity,
     host: bool,
     peer: PeerId,
@@ -730,16 +868,16 @@ async fn tell_gone(
 
 /// Where a table's events go: the shell's report (the command line prints them),
 /// told whether a person at the terminal plays this side.
-pub type Report = Box<dyn FnMut(&Session, &Event, bool) + Send + Sync>;
+pub type Report<G = Session> = Box<dyn FnMut(&G, &<G as TableSession>::Event, bool) + Send + Sync>;
 
 /// The shell's report, and whether a person at the terminal plays.
-struct Reporter {
-    report: Option<Report>,
+struct Reporter<G: Game> {
+    report: Option<Report<G>>,
     person: bool,
 }
 
-impl Reporter {
-    fn event(&mut self, session: &Session, event: &Event) {
+impl<G: Game> Reporter<G> {
+    fn event(&mut self, session: &G, event: &G::Event) {
         if let Some(report) = &mut self.report {
             report(session, event, self.person);
         }
@@ -748,16 +886,16 @@ impl Reporter {
 
 /// Plays the table across broken links until this side is done, or until its
 /// forfeit claim against an absent peer has stood for the grace.
-async fn run(
-    mut session: Session,
+async fn run<G: Game>(
+    mut session: G,
     mut table: Table,
-    mut stream: Option<libp2p::Stream>,
-    mut seating: Seating,
+    mut stream: Option<(Door, bool)>,
+    mut seating: Seating<G>,
     say: Say<'_>,
-) -> anyhow::Result<TableOutcome> {
+) -> anyhow::Result<TableOutcome<G>> {
     let person = matches!(seating.player, Player::Human(_));
     if person {
-        say(super::TYPED_MOVES);
+        say(G::TYPED_MOVES);
     }
     let mut reporter = Reporter {
         report: seating.report.take(),
@@ -781,18 +919,14 @@ async fn run(
         ));
     }
     loop {
-        let next = if let Some(stream) = stream.take() {
-            stream
+        let (next, synced) = if let Some(first) = stream.take() {
+            first
         } else {
             match reconnect(&mut table, &mut side, say, &mut reporter).await? {
-                Reconnected::Stream(stream) => stream,
+                Reconnected::Stream(stream) => (framed(stream), false),
                 Reconnected::Gone => {
                     let me = side.session.seat();
-                    let claimed = side
-                        .session
-                        .table()
-                        .pending_claim()
-                        .is_some_and(|c| c.claimant == me);
+                    let claimed = side.session.claimant() == Some(me);
                     say(if claimed {
                         "the other player is gone: a forfeit is claimed on the record"
                     } else {
@@ -810,12 +944,12 @@ async fn run(
                     // The leave is saved; the other peer learns it if it ever
                     // reconnects, or claims what this side owes.
                     say("you left the table while the link was down");
-                    let finished = side.session.table().settled().is_some();
+                    let finished = side.session.settled();
                     return Ok(TableOutcome { session, finished });
                 }
             }
         };
-        let ended = play_watching(next, &table, &mut side, say, &mut reporter).await?;
+        let ended = play_watching(next, synced, &table, &mut side, say, &mut reporter).await?;
         match ended {
             Ended::Done => {
                 return Ok(TableOutcome {
@@ -823,10 +957,10 @@ async fn run(
                     finished: true,
                 });
             }
-            Ended::Link(_) if side.session.table().left(side.session.seat().other()) => {
+            Ended::Link(_) if side.session.left(side.session.seat().other()) => {
                 // The other player left the table for good: nothing to reconnect to.
                 say("the other player left the table");
-                let finished = side.session.table().settled().is_some();
+                let finished = side.session.settled();
                 return Ok(TableOutcome { session, finished });
             }
             Ended::Link(why) => {
@@ -841,12 +975,13 @@ async fn run(
 
 /// Plays the table over `stream`, saying how the connection goes whenever that
 /// changes (direct, relayed).
-async fn play_watching<R: rand::Rng + ?Sized>(
-    stream: libp2p::Stream,
+async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
+    stream: Door,
+    synced: bool,
     table: &Table,
-    side: &mut Side<'_, R>,
+    side: &mut Side<'_, R, G>,
     say: Say<'_>,
-    reporter: &mut Reporter,
+    reporter: &mut Reporter<G>,
 ) -> anyhow::Result<Ended> {
     let mut routes = table.node.routes();
     let mut shown = None;
@@ -858,8 +993,8 @@ async fn play_watching<R: rand::Rng + ?Sized>(
         }
     };
     tell(&mut routes, &mut shown);
-    let mut report = |session: &Session, event: &Event| reporter.event(session, event);
-    let play = play_table(stream, table.peer, side, &mut report);
+    let mut report = |session: &G, event: &G::Event| reporter.event(session, event);
+    let play = play_framed(stream, synced, table.peer, side, &mut report);
     tokio::pin!(play);
     loop {
         tokio::select! {
@@ -899,27 +1034,22 @@ enum Reconnected {
 /// Waits for the link to come back (dialling, as the guest), while the table's
 /// deadlines run and the player may still act: what it does is saved and goes out
 /// once the link is back.
-async fn reconnect<R: rand::Rng + ?Sized>(
+async fn reconnect<R: rand::Rng + ?Sized, G: Game>(
     table: &mut Table,
-    side: &mut Side<'_, R>,
+    side: &mut Side<'_, R, G>,
     say: Say<'_>,
-    reporter: &mut Reporter,
+    reporter: &mut Reporter<G>,
 ) -> anyhow::Result<Reconnected> {
     let mut backoff = 250;
     let mut claimed_at: Option<tokio::time::Instant> = None;
     let grace = side
         .session
-        .table()
-        .settings()
-        .map_or(crate::session::GRACE_MS, |s| s.grace_ms)
+        .grace_ms()
+        .unwrap_or(crate::session::GRACE_MS)
         .into();
     loop {
         let me = side.session.seat();
-        let claimed = side
-            .session
-            .table()
-            .pending_claim()
-            .is_some_and(|c| c.claimant == me);
+        let claimed = side.session.claimant() == Some(me);
         // The other player said it cannot go on: once its forfeit is claimed (or
         // nothing waits on it), there is nobody to wait for.
         if side.session.peer_gone().is_some() && (claimed || side.session.poll_timeout().is_none())
@@ -970,11 +1100,11 @@ async fn reconnect<R: rand::Rng + ?Sized>(
             },
             () = tokio::time::sleep_until(deadline) => {
                 side.session.handle_timeout(side.clock.now());
-                side.settle_events(&mut |s: &Session, e: &Event| reporter.event(s, e))?;
+                side.settle_events(&mut |s: &G, e: &G::Event| reporter.event(s, e))?;
             }
             input = side.player.input() => {
                 let left = side.input(input)?;
-                side.settle_events(&mut |s: &Session, e: &Event| reporter.event(s, e))?;
+                side.settle_events(&mut |s: &G, e: &G::Event| reporter.event(s, e))?;
                 if left {
                     return Ok(Reconnected::Left);
                 }

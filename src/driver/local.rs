@@ -97,6 +97,7 @@ impl Local {
                 },
                 by: PlayedBy::Window,
                 games: 0,
+                game: crate::session::TableGame::Sea,
             },
         )?;
         self.store = Some(store);
@@ -117,7 +118,7 @@ impl Local {
             anyhow::bail!("not a table against the computer");
         };
         let me = store
-            .restore(id, identity, now)?
+            .restore::<Session>(id, identity, now)?
             .ok_or_else(|| anyhow::anyhow!("the table has no saved session"))?;
         let them = store.load_computer(id, now)?;
         // The meta names the person's seat (Host in every older save); both saved

@@ -18,6 +18,7 @@ mod code;
 mod duet;
 #[cfg(feature = "net")]
 mod flows;
+mod game;
 #[cfg(feature = "net")]
 mod lan;
 mod local;
@@ -37,7 +38,8 @@ pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;
 pub use duet::{Duet, step};
 #[cfg(feature = "net")]
-pub use flows::{Report, Seating, host, join, resume};
+pub use flows::{Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table};
+pub use game::{ArchimedesBot, Computer, Game, played};
 #[cfg(feature = "net")]
 pub use lan::lan_tables;
 pub use local::{Local, THINK_MS};
@@ -61,9 +63,11 @@ pub use crate::fair::sign::Identity;
 pub use crate::fair::verify;
 #[cfg(feature = "net")]
 pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_relay};
+/// The second game's table between peers: its session, commands and events.
+pub use crate::session::archimedes as arch_table;
 pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Table,
-    Verdict, settings,
+    TableGame, TableSession, Verdict, settings,
 };
 pub use crate::store::{
     Against, ArchimedesKind, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta,

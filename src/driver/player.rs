@@ -1,32 +1,31 @@
 //! Who plays a side at a network table: a computer level, a person typing moves, or
-//! a person in the window.
+//! a person in the window — of either game.
 
 use tokio::sync::mpsc;
 
-use super::bot::Bot;
-use crate::ai::Level;
-use crate::rules::{Action, Seat};
-use crate::session::{Command, Event, Owed, Session};
+use super::game::{Computer, Game, played};
+use crate::rules::Seat;
+use crate::session::Session;
 use crate::store::PlayedBy;
 
-/// Who plays this side of the table.
+/// Who plays this side of a table of game `G`.
 #[derive(Debug)]
-pub enum Player {
-    Bot(Bot),
+pub enum Player<G: Game = Session> {
+    Bot(G::Bot),
     Human(Human),
     /// A person in the window: commands come from it over a channel.
-    Window(WindowSide),
+    Window(WindowSide<G::Command>),
 }
 
 /// A person playing in the window.
 #[derive(Debug)]
-pub struct WindowSide {
-    commands: mpsc::Receiver<Command>,
+pub struct WindowSide<C = crate::session::Command> {
+    commands: mpsc::Receiver<C>,
     quit: bool,
 }
 
-impl WindowSide {
-    pub fn new(commands: mpsc::Receiver<Command>) -> Self {
+impl<C> WindowSide<C> {
+    pub fn new(commands: mpsc::Receiver<C>) -> Self {
         Self {
             commands,
             quit: false,
@@ -37,9 +36,9 @@ impl WindowSide {
 /// Something a person did: a typed line, or a command from the window (`None` from
 /// [`Player::input`]: the terminal or the window is gone).
 #[derive(Debug)]
-pub enum Input {
+pub enum Input<C> {
     Line(String),
-    Command(Command),
+    Command(C),
 }
 
 /// A person at a terminal: one line per command.
@@ -50,9 +49,8 @@ pub struct Human {
     quit: bool,
 }
 
-/// What a person may type, for the help line.
-pub const TYPED_MOVES: &str = "moves: E5 | torpedo row 3 right | torpedo column C down | air D4 | radar F6; \
-     also: start (host), timer on | timer off (host, before a start), draw, accept, decline, resign, again, quit";
+/// What a person may type at a sea battle's table, for the help line.
+pub const TYPED_MOVES: &str = <Session as Game>::TYPED_MOVES;
 
 impl Human {
     /// A person whose lines come from `lines` (standard input, in the CLI).
@@ -65,90 +63,61 @@ impl Human {
     }
 
     /// The command a typed line asks for, or why it is not one.
-    pub fn command(&mut self, session: &Session, line: &str) -> Result<Command, String> {
-        let text = line.trim();
-        Ok(match text.to_lowercase().as_str() {
-            "start" => Command::Start,
-            "timer on" => Command::Timer(true),
-            "timer off" => Command::Timer(false),
-            "draw" => Command::OfferDraw,
-            "accept" => Command::AnswerDraw(true),
-            "decline" => Command::AnswerDraw(false),
-            "resign" => Command::Resign,
-            "again" => Command::PlayAgain,
+    pub fn command<G: Game>(&mut self, session: &G, line: &str) -> Result<G::Command, String> {
+        match line.trim().to_lowercase().as_str() {
             "quit" | "leave" => {
                 self.quit = true;
-                Command::Leave("the player left".into())
+                Ok(G::leave("the player left".into()))
             }
-            _ => {
-                let size = session
-                    .table()
-                    .variant()
-                    .ok_or("no game is open yet")?
-                    .size();
-                Command::Act(Action::parse(text, size).map_err(|e| format!("{e}; {TYPED_MOVES}"))?)
-            }
-        })
+            _ => session.typed(line),
+        }
     }
 }
 
-impl Player {
-    /// A computer at `level`, or — without one — the person at the terminal.
-    pub fn bot(level: Level, games: u32) -> Self {
-        Self::Bot(Bot::new(level, games))
-    }
-
-    /// The level and games to remember with a table ("person" for a human).
+impl<G: Game> Player<G> {
     /// Who this is and how many games it plays, as a saved table keeps it.
     pub fn describe(&self) -> (PlayedBy, u32) {
         match self {
-            Self::Bot(bot) => (PlayedBy::Computer(bot.level()), bot.games()),
+            Self::Bot(bot) => (bot.played_by(), bot.games()),
             Self::Human(human) => (PlayedBy::Person, human.games),
             Self::Window(_) => (PlayedBy::Window, 0),
         }
     }
 
-    pub fn observe(&mut self, me: Seat, event: &Event) {
+    pub fn observe(&mut self, me: Seat, event: &G::Event) {
         if let Self::Bot(bot) = self {
             bot.observe(me, event);
         }
     }
 
     /// Whether this side is done with the table.
-    pub fn done(&self, session: &Session) -> bool {
+    pub fn done(&self, session: &G) -> bool {
         match self {
             Self::Bot(bot) => bot.done(session),
-            Self::Human(human) => human.quit || super::bot::played(session, human.games),
+            Self::Human(human) => human.quit || played(session, human.games),
             // A person in the window plays on until they leave the table.
             Self::Window(window) => window.quit,
         }
     }
 
-    /// What a computer (or, for a person, the automatic part: the fleet) does next.
-    pub fn next<R: rand::Rng + ?Sized>(
-        &mut self,
-        session: &Session,
-        rng: &mut R,
-    ) -> Option<Command> {
+    /// What a computer (or, for a person, the automatic part: the sea battle's
+    /// fleet) does next.
+    pub fn next<R: rand::Rng + ?Sized>(&mut self, session: &G, rng: &mut R) -> Option<G::Command> {
         match self {
             Self::Bot(bot) => bot.next(session, rng),
             // The window places its fleet itself.
             Self::Window(_) => None,
-            // A person's fleet is placed automatically in the terminal.
-            Self::Human(_) => match session.owed() {
-                Owed::Fleet(spec) => Some(Command::Place(Level::Random.place(&spec, rng))),
-                _ => None,
-            },
+            Self::Human(_) => session.automatic(rng),
         }
     }
 
     /// The person's next input, if this is a person (never resolves for a computer).
-    pub async fn input(&mut self) -> Option<Input> {
+    pub async fn input(&mut self) -> Option<Input<G::Command>> {
         match self {
             Self::Human(human) => human.lines.recv().await.map(Input::Line),
             Self::Window(window) => {
                 let command = window.commands.recv().await;
-                if matches!(command, None | Some(Command::Leave(_))) {
+                if command.as_ref().is_none_or(G::is_leave) {
                     window.quit = true;
                 }
                 command.map(Input::Command)
@@ -158,9 +127,17 @@ impl Player {
     }
 }
 
+impl Player {
+    /// A computer at `level` playing the sea battle.
+    pub fn bot(level: crate::ai::Level, games: u32) -> Self {
+        Self::Bot(super::Bot::new(level, games))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Command;
 
     /// A typed line is the command it names; the host's timer switch has two words.
     #[test]
@@ -175,7 +152,28 @@ mod tests {
         assert_eq!(typed(&mut human, " Timer Off "), Ok(Command::Timer(false)));
         assert_eq!(typed(&mut human, "timer on"), Ok(Command::Timer(true)));
         assert_eq!(typed(&mut human, "start"), Ok(Command::Start));
+        assert_eq!(
+            typed(&mut human, "quit"),
+            Ok(Command::Leave("the player left".into()))
+        );
         let refused = typed(&mut human, "timer").unwrap_err();
+        assert!(refused.contains("no game is open"), "{refused}");
+    }
+
+    /// At an Archimedes table a typed line is a move, resign or again.
+    #[test]
+    fn typed_archimedes_lines_are_commands() {
+        use crate::session::archimedes as arch;
+        let (_, lines) = mpsc::channel(1);
+        let mut human = Human::new(lines, 1);
+        let identity = crate::fair::sign::Identity::generate();
+        let session = arch::Session::host(identity, [7; 32], arch::settings(6, 60_000, 30_000));
+        assert_eq!(human.command(&session, "resign"), Ok(arch::Command::Resign));
+        assert_eq!(
+            human.command(&session, " Again"),
+            Ok(arch::Command::PlayAgain)
+        );
+        let refused = human.command(&session, "B1-B2").unwrap_err();
         assert!(refused.contains("no game is open"), "{refused}");
     }
 }

@@ -8,20 +8,21 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
+use super::game::Game;
 use super::{Link, Player, Seating, Update, Watch, WindowSide};
 use crate::net::Config;
-use crate::session::{Command, CommandError, Event, Millis, Session};
+use crate::session::{CommandError, Millis, Session};
 use crate::store::Store;
 
 /// The window's end of a network table.
 #[derive(Debug)]
-pub struct Remote {
-    commands: mpsc::Sender<Command>,
-    updates: std::sync::mpsc::Receiver<Update>,
-    session: Option<Session>,
+pub struct Remote<G: Game = Session> {
+    commands: mpsc::Sender<G::Command>,
+    updates: std::sync::mpsc::Receiver<Update<G>>,
+    session: Option<G>,
     /// The table clock's time of the latest snapshot, and when it came.
     clock: (Millis, Instant),
-    events: VecDeque<Event>,
+    events: VecDeque<G::Event>,
     invite: Option<String>,
     code: Option<String>,
     /// Short codes withdrawn after wrong tries.
@@ -41,11 +42,11 @@ enum Start {
     /// Opens a table with these settings; the timer switch as it stands at first.
     Host(armada_proto::Settings, bool),
     Join(String),
-    /// A saved table (its id in hex), played on from where it was.
-    Resume(String),
+    /// A saved table, played on from where it was.
+    Resume([u8; 32]),
 }
 
-impl Remote {
+impl<G: Game> Remote<G> {
     /// Opens a table with `settings` and the timer switch at `timer`; the invite
     /// comes as soon as the node is up.
     pub fn host(
@@ -76,7 +77,7 @@ impl Remote {
         id: &[u8; 32],
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
-        Self::start(store, config, Start::Resume(hex::encode(id)), wake)
+        Self::start(store, config, Start::Resume(*id), wake)
     }
 
     fn start(
@@ -112,9 +113,7 @@ impl Remote {
                                 Start::Join(invite) => {
                                     super::join(seating, &invite, false, &mut say).await
                                 }
-                                Start::Resume(id) => {
-                                    super::resume(seating, Some(&id), &mut say).await
-                                }
+                                Start::Resume(id) => super::resume(seating, id, &mut say).await,
                             }
                         };
                         // The stop first: a window that closes also closes the command
@@ -154,9 +153,7 @@ impl Remote {
     /// way is resigned).
     pub fn leave(&mut self) {
         self.left = true;
-        let _ = self
-            .commands
-            .try_send(Command::Leave("the player left".into()));
+        let _ = self.commands.try_send(G::leave("the player left".into()));
     }
 
     /// Takes in what the network side sent since the last call.
@@ -180,7 +177,7 @@ impl Remote {
         }
     }
 
-    fn take(&mut self, update: Update) {
+    fn take(&mut self, update: Update<G>) {
         match update {
             Update::Invite(link) => self.invite = Some(link),
             Update::Code { code, withdrawn } => {
@@ -200,13 +197,11 @@ impl Remote {
 
     /// Whether the table has a game open (both players are in), so it can be shown.
     pub fn ready(&self) -> bool {
-        self.session
-            .as_ref()
-            .is_some_and(|s| s.table().game_id().is_some())
+        self.session.as_ref().is_some_and(G::game_open)
     }
 
     /// The session as last reported (once [`Remote::ready`], always there).
-    pub fn session(&self) -> Option<&Session> {
+    pub fn session(&self) -> Option<&G> {
         self.session.as_ref()
     }
 
@@ -243,20 +238,20 @@ impl Remote {
         self.ended.as_ref()
     }
 
-    pub fn poll_event(&mut self) -> Option<Event> {
+    pub fn poll_event(&mut self) -> Option<G::Event> {
         self.events.pop_front()
     }
 
     /// Hands a command to the network side (it answers a refusal with
     /// [`Remote::take_refused`]).
-    pub fn command(&mut self, command: Command) -> Result<(), CommandError> {
+    pub fn command(&mut self, command: G::Command) -> Result<(), CommandError> {
         self.commands
             .try_send(command)
             .map_err(|_| CommandError::NotNow("the table is closed"))
     }
 }
 
-impl Drop for Remote {
+impl<G: Game> Drop for Remote<G> {
     fn drop(&mut self) {
         // Dropped without leaving (the window closes): stop the network side before
         // its command channel closes, which it would take for a goodbye.

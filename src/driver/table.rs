@@ -6,15 +6,16 @@ use libp2p::PeerId;
 use tokio::time::Instant;
 use tokio_util::bytes::Bytes;
 
+use super::game::Game;
 use super::player::Input;
 use super::{Player, Update, Watch};
-use crate::session::{Command, Event, Millis, Session};
+use crate::session::{Millis, Session};
 use crate::store::Store;
 
 /// How a table ended for this side.
 #[derive(Debug)]
-pub struct TableOutcome {
-    pub session: Session,
+pub struct TableOutcome<G = Session> {
+    pub session: G,
     /// Every game this side meant to play is settled.
     pub finished: bool,
 }
@@ -88,17 +89,17 @@ pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
 }
 
 /// Everything a side needs while it plays, connected or not.
-pub struct Side<'a, R: ?Sized> {
-    pub session: &'a mut Session,
-    pub player: &'a mut Player,
+pub struct Side<'a, R: ?Sized, G: Game = Session> {
+    pub session: &'a mut G,
+    pub player: &'a mut Player<G>,
     pub store: Option<&'a Store>,
     pub clock: Clock,
     pub rng: &'a mut R,
     /// A window playing this side hears of every change here.
-    pub watch: Option<Watch>,
+    pub watch: Option<Watch<G>>,
 }
 
-impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
+impl<R: ?Sized, G: Game> std::fmt::Debug for Side<'_, R, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Side")
             .field("seat", &self.session.seat())
@@ -106,13 +107,13 @@ impl<R: ?Sized> std::fmt::Debug for Side<'_, R> {
     }
 }
 
-impl<R: rand::Rng + ?Sized> Side<'_, R> {
+impl<R: rand::Rng + ?Sized, G: Game> Side<'_, R, G> {
     /// What a person did (`None`: the terminal or the window closed, which leaves
     /// the table); true when this side is now leaving. A refused line is answered on
     /// the terminal, a refused window command to the window.
-    pub(super) fn input(&mut self, input: Option<Input>) -> anyhow::Result<bool> {
+    pub(super) fn input(&mut self, input: Option<Input<G::Command>>) -> anyhow::Result<bool> {
         let command = match input {
-            None => Command::Leave("the player left".into()),
+            None => G::leave("the player left".into()),
             Some(Input::Command(command)) => command,
             Some(Input::Line(line)) => {
                 let Player::Human(human) = &mut *self.player else {
@@ -131,7 +132,7 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
                 }
             }
         };
-        let leaving = matches!(command, Command::Leave(_));
+        let leaving = G::is_leave(&command);
         match self.session.handle_command(self.clock.now(), command) {
             Ok(()) => Ok(leaving),
             Err(_) if leaving => Err(anyhow::anyhow!("cannot leave the table")),
@@ -148,10 +149,7 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
     /// Hands events to the player and `report`, then saves — before anything is sent,
     /// and only when something happened or waits to be sent (a pass that only sent
     /// changes nothing a restart needs: frames sent again are dropped as duplicates).
-    pub fn settle_events(
-        &mut self,
-        report: &mut impl FnMut(&Session, &Event),
-    ) -> anyhow::Result<()> {
+    pub fn settle_events(&mut self, report: &mut impl FnMut(&G, &G::Event)) -> anyhow::Result<()> {
         let me = self.session.seat();
         let mut changed = self.session.has_outgoing();
         while let Some(event) = self.session.poll_event() {
@@ -161,7 +159,7 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
             if let Some(watch) = &self.watch {
                 watch.send(Update::Event(event.clone()));
             }
-            if let Event::Internal(bug) = event {
+            if let Some(bug) = G::internal(&event) {
                 anyhow::bail!("this client broke the protocol: {bug}");
             }
         }
@@ -184,26 +182,39 @@ impl<R: rand::Rng + ?Sized> Side<'_, R> {
 /// link fails; `report` sees every event. The session is saved after every message in
 /// or out, before anything is sent; the first message on the stream says how far this
 /// side holds the peer's chain, so both send again what a broken link lost.
-pub async fn play_table<R: rand::Rng + ?Sized>(
+pub async fn play_table<R: rand::Rng + ?Sized, G: Game>(
     stream: libp2p::Stream,
     peer: PeerId,
-    seat: &mut Side<'_, R>,
-    report: &mut impl FnMut(&Session, &Event),
+    seat: &mut Side<'_, R, G>,
+    report: &mut impl FnMut(&G, &G::Event),
 ) -> anyhow::Result<Ended> {
-    let mut framed = crate::net::framed(stream, armada_proto::MAX_WIRE);
+    let framed = crate::net::framed(stream, armada_proto::MAX_WIRE);
+    play_framed(framed, false, peer, seat, report).await
+}
+
+/// [`play_table`] over a stream already framed (what was read of it stays read);
+/// `synced`: this side's sync went out on it already.
+pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
+    mut framed: super::flows::Door,
+    synced: bool,
+    peer: PeerId,
+    seat: &mut Side<'_, R, G>,
+    report: &mut impl FnMut(&G, &G::Event),
+) -> anyhow::Result<Ended> {
     let link = |e: std::io::Error| Ended::Link(format!("the connection dropped: {e}"));
-    if let Err(error) = framed.send(Bytes::from(seat.session.sync_wire())).await {
+    // A second sync would have the peer send again what may be on its way.
+    if !synced && let Err(error) = framed.send(Bytes::from(seat.session.sync_wire())).await {
         return Ok(link(error));
     }
     let me = seat.session.seat();
     // Back at a table this side already left (the link broke as it said so): it
     // parts again, and does not say it twice.
-    let mut leaving: Option<Instant> = seat.session.table().left(me).then(Instant::now);
+    let mut leaving: Option<Instant> = seat.session.left(me).then(Instant::now);
     // The peer's last word on why it refused something, for when it hangs up.
     let mut refused: Option<armada_proto::ProtocolError> = None;
     loop {
-        seat.settle_events(&mut |session: &Session, event: &Event| {
-            if let Event::PeerRefused(error) = event {
+        seat.settle_events(&mut |session: &G, event: &G::Event| {
+            if let Some(error) = G::peer_refused(event) {
                 refused = Some(error.clone());
             }
             report(session, event);
@@ -224,21 +235,20 @@ pub async fn play_table<R: rand::Rng + ?Sized>(
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
             return Ok(Ended::Link("the other player cannot go on".into()));
         }
-        if let Some(key) = seat.session.table().key(me.other())
+        if let Some(key) = seat.session.key(me.other())
             && !is_peer(&key, &peer)
         {
             anyhow::bail!("the other player signs with a key that is not its network identity");
         }
         if leaving.is_none() && seat.player.done(seat.session) {
             seat.session
-                .handle_command(seat.clock.now(), Command::Leave("all games played".into()))
+                .handle_command(seat.clock.now(), G::leave("all games played".into()))
                 .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
             leaving = Some(Instant::now());
             continue;
         }
         if let Some(since) = leaving
-            && (seat.session.table().left(me.other())
-                || since.elapsed().as_millis() as u64 > PARTING_MS)
+            && (seat.session.left(me.other()) || since.elapsed().as_millis() as u64 > PARTING_MS)
         {
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
             return Ok(Ended::Done);

@@ -5,11 +5,11 @@ use std::sync::Arc;
 use std::sync::mpsc;
 
 use crate::net::Route;
-use crate::session::{Event, Session};
+use crate::session::{Session, TableSession};
 
 /// One thing the window learns about its table.
 #[derive(Debug)]
-pub enum Update {
+pub enum Update<G: TableSession = Session> {
     /// The invite link of a hosted table, to give to the friend.
     Invite(String),
     /// The hosted table's short code, or `None` once it has none (the seat is
@@ -22,9 +22,9 @@ pub enum Update {
     /// How the connection goes.
     Link(Link),
     /// The session as it is now (after every change), and the table clock's time.
-    Snapshot(Box<Session>, crate::session::Millis),
+    Snapshot(Box<G>, crate::session::Millis),
     /// One of the session's events, in order.
-    Event(Event),
+    Event(G::Event),
     /// A command of the window's was refused, and why.
     Refused(String),
     /// The table is over for this side: `Ok(finished)`, or why it failed.
@@ -47,27 +47,35 @@ pub enum Link {
 }
 
 /// Where a table sends its updates, and how it wakes the window.
-#[derive(Clone)]
-pub struct Watch {
-    tx: mpsc::Sender<Update>,
+pub struct Watch<G: TableSession = Session> {
+    tx: mpsc::Sender<Update<G>>,
     wake: Arc<dyn Fn() + Send + Sync>,
 }
 
-impl std::fmt::Debug for Watch {
+impl<G: TableSession> Clone for Watch<G> {
+    fn clone(&self) -> Self {
+        Self {
+            tx: self.tx.clone(),
+            wake: self.wake.clone(),
+        }
+    }
+}
+
+impl<G: TableSession> std::fmt::Debug for Watch<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Watch").finish_non_exhaustive()
     }
 }
 
-impl Watch {
+impl<G: TableSession> Watch<G> {
     /// A watch that calls `wake` after each update; the receiver for the window.
-    pub fn new(wake: Arc<dyn Fn() + Send + Sync>) -> (Self, mpsc::Receiver<Update>) {
+    pub fn new(wake: Arc<dyn Fn() + Send + Sync>) -> (Self, mpsc::Receiver<Update<G>>) {
         let (tx, rx) = mpsc::channel();
         (Self { tx, wake }, rx)
     }
 
     /// Sends `update` (dropped if the window is gone) and wakes the window.
-    pub fn send(&self, update: Update) {
+    pub fn send(&self, update: Update<G>) {
         let _ = self.tx.send(update);
         (self.wake)();
     }

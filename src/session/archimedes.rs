@@ -17,7 +17,8 @@ use std::collections::{BTreeMap, VecDeque};
 use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 
 use crate::archimedes::Move;
-use crate::fair::archimedes::{Note, Table, Verdict};
+// The observer's vocabulary, for the session's shells.
+pub use crate::fair::archimedes::{Note, Outcome, Reason, Table, Verdict};
 use crate::fair::code::{CodeKey, code_proof};
 use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
@@ -201,6 +202,11 @@ impl Session {
             }
         }
         score
+    }
+
+    /// Whether anything waits to be sent.
+    pub fn has_outgoing(&self) -> bool {
+        !self.outbox.is_empty() || self.refusal.is_some()
     }
 
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
@@ -526,5 +532,82 @@ impl Session {
             verdict: verdict.wire(),
         })
         .ok()
+    }
+}
+
+const MAGIC: [u8; 8] = *b"ARMADA\0A";
+
+/// An Archimedes session as saved: everything else follows from its frames.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved {
+    magic: [u8; 8],
+    seat: proto::Seat,
+    key: Hash,
+    secret: Hash,
+    settings: Option<proto::Settings>,
+    /// How many frames of the table's transcript file the session holds.
+    journal: u32,
+    outbox: Vec<Vec<u8>>,
+}
+
+impl Session {
+    /// Everything needed to go on after a restart but the frames (they are the
+    /// table's transcript file, which the caller keeps) and the identity key.
+    pub fn save_state(&self) -> Vec<u8> {
+        let saved = Saved {
+            magic: MAGIC,
+            seat: wire::seat(self.me),
+            key: self.identity.public(),
+            secret: self.secret,
+            settings: self.settings,
+            journal: self.table.transcript().len() as u32,
+            outbox: self.outbox.iter().cloned().collect(),
+        };
+        postcard::to_stdvec(&saved).expect("encoding into memory cannot fail")
+    }
+
+    /// The session saved by [`Session::save_state`] in `bytes`, with the frames of
+    /// its transcript file (`journal`; frames past those the snapshot counts were
+    /// never sent, and are left out). Every frame is checked again.
+    pub fn restore_with(
+        identity: Identity,
+        bytes: &[u8],
+        journal: &[proto::SavedFrame],
+        now: Millis,
+    ) -> Result<Self, super::RestoreError> {
+        use super::RestoreError;
+        let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
+        if !bytes.starts_with(&MAGIC) {
+            return Err(malformed(&"not an Archimedes table"));
+        }
+        let (saved, rest) = postcard::take_from_bytes::<Saved>(bytes).map_err(|e| malformed(&e))?;
+        if !rest.is_empty() {
+            return Err(malformed(&"trailing bytes"));
+        }
+        if saved.key != identity.public() {
+            return Err(RestoreError::Identity);
+        }
+        let me = wire::from_seat(saved.seat);
+        let mut session = Self::new(me, identity, saved.secret, saved.settings);
+        let frames = journal.get(..saved.journal as usize).ok_or_else(|| {
+            malformed(&format_args!(
+                "the snapshot counts {} frames in the transcript, which holds {}",
+                saved.journal,
+                journal.len()
+            ))
+        })?;
+        for (index, frame) in frames.iter().enumerate() {
+            session
+                .table
+                .receive(wire::from_seat(frame.from), &frame.bytes)
+                .map_err(|e| RestoreError::Frame {
+                    index,
+                    why: e.to_string(),
+                })?;
+        }
+        session.outbox = saved.outbox.into();
+        // The other side's clock starts again now; owed frames were saved with it.
+        session.react(now, Vec::new());
+        Ok(session)
     }
 }

@@ -13,8 +13,10 @@
 //! `armada verify` will check it.
 
 pub mod archimedes;
+mod seated;
 mod snapshot;
 
+pub use seated::{TableGame, TableSession};
 pub use snapshot::RestoreError;
 
 /// The absent player's grace unless the host chooses another.

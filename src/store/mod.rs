@@ -49,8 +49,8 @@ use sha2::Digest as _;
 
 use crate::ai::Level;
 use crate::fair::sign::Identity;
-use crate::fair::table::Table;
-use crate::session::Session;
+use crate::session::archimedes::Session as ArchimedesSession;
+use crate::session::{Session, TableGame, TableSession};
 
 /// The game of Archimedes against the computer.
 const ARCHIMEDES_FILE: &str = "archimedes.game";
@@ -121,6 +121,10 @@ pub struct TableMeta {
     pub by: PlayedBy,
     /// Games to play at the table (0: as many as the player likes).
     pub games: u32,
+    /// The game the table plays (the sea battle unless it says otherwise, as every
+    /// table saved before Archimedes does).
+    #[serde(default, skip_serializing_if = "TableGame::is_sea")]
+    pub game: TableGame,
 }
 
 /// A seat, as saved.
@@ -174,17 +178,25 @@ pub enum PlayedBy {
     Window,
     /// A computer level, at a network table.
     Computer(#[serde(with = "level_name")] Level),
+    /// A computer level at an Archimedes table between peers.
+    #[serde(rename = "archimedes-computer")]
+    ArchimedesComputer(#[serde(with = "level_name")] crate::archimedes::Level),
 }
 
 /// A level saved by its name.
 mod level_name {
-    use super::Level;
-
-    pub fn serialize<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: std::fmt::Display, S: serde::Serializer>(
+        level: &T,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.serialize_str(&level.to_string())
     }
 
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: std::str::FromStr<Err: std::fmt::Display>,
+        D: serde::Deserializer<'de>,
+    {
         let name = <String as serde::Deserialize>::deserialize(d)?;
         name.parse().map_err(serde::de::Error::custom)
     }
@@ -277,8 +289,8 @@ impl Store {
 
     /// Saves the session: the frames new since the last save are appended to its
     /// transcript, then its snapshot is written atomically.
-    pub fn save(&self, session: &Session) -> anyhow::Result<()> {
-        let table = session.table().id();
+    pub fn save<S: TableSession>(&self, session: &S) -> anyhow::Result<()> {
+        let table = session.table_id();
         self.append_frames(session, &self.transcript_path(&table))?;
         write_atomic(
             &self.session_path(&table),
@@ -293,17 +305,11 @@ impl Store {
         let intact = std::fs::read(&transcript)
             .ok()
             .and_then(|bytes| armada_proto::decode_transcript_prefix(&bytes).ok())
+            // Which game the table plays may be what is damaged: the longest run
+            // either game's observer takes in.
             .map_or(0, |(saved, _)| {
-                let mut check = Table::new(*table);
-                saved
-                    .frames
-                    .iter()
-                    .take_while(|f| {
-                        check
-                            .receive(crate::fair::wire::from_seat(f.from), &f.bytes)
-                            .is_ok()
-                    })
-                    .count()
+                Session::intact(*table, &saved.frames)
+                    .max(ArchimedesSession::intact(*table, &saved.frames))
             });
         Damaged {
             table: *table,
@@ -315,8 +321,8 @@ impl Store {
 
     /// Appends to the transcript file at `path` the frames of `session` it lacks (the
     /// whole transcript, atomically, the first time in this process).
-    fn append_frames(&self, session: &Session, path: &Path) -> anyhow::Result<()> {
-        let total = session.table().transcript_len();
+    fn append_frames<S: TableSession>(&self, session: &S, path: &Path) -> anyhow::Result<()> {
+        let total = session.transcript_len();
         let mut written = self
             .written
             .lock()
@@ -324,11 +330,11 @@ impl Store {
         match written.get(path) {
             Some(&n) if n <= total => {
                 let mut bytes = Vec::new();
-                for (seat, frame) in session.table().transcript_from(n) {
+                for (seat, frame) in session.transcript_from(n) {
                     bytes.extend(armada_proto::encode_saved_frame(
                         &armada_proto::SavedFrame {
-                            from: crate::fair::wire::seat(*seat),
-                            bytes: frame.clone(),
+                            from: crate::fair::wire::seat(seat),
+                            bytes: frame,
                         },
                     ));
                 }
@@ -340,11 +346,11 @@ impl Store {
             }
             _ => {
                 anyhow::ensure!(
-                    session.table().is_whole(),
+                    session.is_whole(),
                     "cannot save {}: its table was compacted before it was first saved",
                     path.display()
                 );
-                write_atomic(path, &session.table().transcript_file(), false)?;
+                write_atomic(path, &session.transcript_file(), false)?;
             }
         }
         written.insert(path.to_path_buf(), total);
@@ -375,12 +381,12 @@ impl Store {
 
     /// The saved session of table `table`, for `identity`, at time `now` (`None` if
     /// there is none): its snapshot with the frames of its transcript.
-    pub fn restore(
+    pub fn restore<S: TableSession>(
         &self,
         table: &[u8; 32],
         identity: Identity,
         now: crate::session::Millis,
-    ) -> anyhow::Result<Option<Session>> {
+    ) -> anyhow::Result<Option<S>> {
         let Some(snapshot) = self.load(table)? else {
             return Ok(None);
         };
@@ -392,7 +398,7 @@ impl Store {
         let frames = self
             .saved_frames(&self.transcript_path(table))
             .map_err(|e| self.damaged(table, format!("{e:#}")))?;
-        let session = Session::restore_with(identity, snapshot, &frames, now)
+        let session = S::restore_with(identity, snapshot, &frames, now)
             .map_err(|e| self.damaged(table, format!("{}: {e}", path.display())))?;
         Ok(Some(session))
     }

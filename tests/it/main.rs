@@ -4,6 +4,7 @@ mod support;
 
 mod ai;
 mod archimedes;
+mod archimedes_net;
 mod archimedes_table;
 mod caught;
 mod chaos;

@@ -52,7 +52,7 @@ fn a_byte_flipped_in_a_saved_session_is_named_and_nothing_is_restored() {
     let transcript = std::fs::read(guest.transcript_path(&id)).unwrap();
 
     let error = guest
-        .restore(&id, pair.guest.identity().clone(), 0)
+        .restore::<armada::driver::Session>(&id, pair.guest.identity().clone(), 0)
         .expect_err("a damaged session is refused");
     let damaged = damaged(&error);
     assert_eq!(damaged.table, id);
@@ -74,7 +74,7 @@ fn a_byte_flipped_in_a_saved_session_is_named_and_nothing_is_restored() {
     );
     // The host's save, untouched, still restores.
     let host = stores[0]
-        .restore(&id, pair.host.identity().clone(), 0)
+        .restore::<armada::driver::Session>(&id, pair.host.identity().clone(), 0)
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -95,6 +95,7 @@ fn a_byte_flipped_in_a_tables_meta_is_named() {
         },
         by: armada::store::PlayedBy::Person,
         games: 1,
+        game: armada::session::TableGame::Sea,
     };
     let id = [9; 32];
     store.save_meta(&id, &meta).unwrap();

@@ -723,7 +723,7 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
             }
             me.observe(local.session().seat(), &event);
         }
-        if armada::driver::bot::played(local.session(), 2) {
+        if armada::driver::played(local.session(), 2) {
             break;
         }
         if let Some(command) = me.next(local.session(), &mut rng) {
@@ -736,7 +736,7 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
         local.tick(now);
     }
     assert!(
-        armada::driver::bot::played(local.session(), 2),
+        armada::driver::played(local.session(), 2),
         "two games played"
     );
     assert_eq!(games, 1);

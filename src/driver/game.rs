@@ -1,0 +1,179 @@
+//! What a seat at a network table needs of its game beyond the session: the game's computer player and the commands a person types, so that one driver plays the sea battle and Archimedes alike.
+
+use crate::rules::Seat;
+use crate::session::archimedes::{self as arch, Owed as ArchOwed};
+use crate::session::{Session, TableSession};
+use crate::store::PlayedBy;
+
+/// A game one driver can play between peers.
+pub trait Game: TableSession {
+    /// This game's computer player.
+    type Bot: Computer<Self>;
+    /// What a person may type, for the help line.
+    const TYPED_MOVES: &'static str;
+    /// The command a typed line asks for (leaving is the driver's), or why it is none.
+    fn typed(&self, line: &str) -> Result<Self::Command, String>;
+    /// What a person's side at a terminal does without being asked.
+    fn automatic<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Command>;
+    /// The computer saved with a table as `by`, for `games` games, if it is this game's.
+    fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot>;
+}
+
+/// A computer player of game `G` seated at a table.
+pub trait Computer<G: TableSession>: std::fmt::Debug + Send {
+    /// Who it is, as a saved table keeps it.
+    fn played_by(&self) -> PlayedBy;
+    fn games(&self) -> u32;
+    /// Takes in what the session reported.
+    fn observe(&mut self, me: Seat, event: &G::Event);
+    /// Whether every game it was asked to play is settled.
+    fn done(&self, session: &G) -> bool {
+        played(session, self.games())
+    }
+    /// The command the table waits for from it now, if any.
+    fn next<R: rand::Rng + ?Sized>(&mut self, session: &G, rng: &mut R) -> Option<G::Command>;
+}
+
+/// Whether `games` games of the session's table are played and the last is settled.
+pub fn played<G: TableSession>(session: &G, games: u32) -> bool {
+    session.settled() && session.games_begun() >= games
+}
+
+impl Game for Session {
+    type Bot = super::Bot;
+    const TYPED_MOVES: &'static str = "moves: E5 | torpedo row 3 right | torpedo column C down | air D4 | radar F6; \
+     also: start (host), timer on | timer off (host, before a start), draw, accept, decline, resign, again, quit";
+
+    fn typed(&self, line: &str) -> Result<Self::Command, String> {
+        use crate::session::Command;
+        let text = line.trim();
+        Ok(match text.to_lowercase().as_str() {
+            "start" => Command::Start,
+            "timer on" => Command::Timer(true),
+            "timer off" => Command::Timer(false),
+            "draw" => Command::OfferDraw,
+            "accept" => Command::AnswerDraw(true),
+            "decline" => Command::AnswerDraw(false),
+            "resign" => Command::Resign,
+            "again" => Command::PlayAgain,
+            _ => {
+                let size = self.table().variant().ok_or("no game is open yet")?.size();
+                Command::Act(
+                    crate::rules::Action::parse(text, size)
+                        .map_err(|e| format!("{e}; {}", Self::TYPED_MOVES))?,
+                )
+            }
+        })
+    }
+
+    fn automatic<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Command> {
+        // A person's fleet is placed at random in the terminal.
+        match self.owed() {
+            crate::session::Owed::Fleet(spec) => Some(crate::session::Command::Place(
+                crate::ai::Level::Random.place(&spec, rng),
+            )),
+            _ => None,
+        }
+    }
+
+    fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot> {
+        match by {
+            PlayedBy::Computer(level) => Some(super::Bot::new(level, games)),
+            _ => None,
+        }
+    }
+}
+
+impl Computer<Session> for super::Bot {
+    fn played_by(&self) -> PlayedBy {
+        PlayedBy::Computer(self.level())
+    }
+    fn games(&self) -> u32 {
+        super::Bot::games(self)
+    }
+    fn observe(&mut self, me: Seat, event: &crate::session::Event) {
+        super::Bot::observe(self, me, event);
+    }
+    fn next<R: rand::Rng + ?Sized>(
+        &mut self,
+        session: &Session,
+        rng: &mut R,
+    ) -> Option<crate::session::Command> {
+        super::Bot::next(self, session, rng)
+    }
+}
+
+impl Game for arch::Session {
+    type Bot = ArchimedesBot;
+    const TYPED_MOVES: &'static str =
+        "moves: B1-B4 (a ship from B1 to B4); also: resign, again, quit";
+
+    fn typed(&self, line: &str) -> Result<Self::Command, String> {
+        let text = line.trim();
+        Ok(match text.to_lowercase().as_str() {
+            "resign" => arch::Command::Resign,
+            "again" => arch::Command::PlayAgain,
+            _ => {
+                let size = self.table().position().ok_or("no game is open yet")?.size();
+                arch::Command::Move(
+                    crate::archimedes::Move::parse(text, size)
+                        .map_err(|e| format!("{e}; {}", Self::TYPED_MOVES))?,
+                )
+            }
+        })
+    }
+
+    fn automatic<R: rand::Rng + ?Sized>(&self, _: &mut R) -> Option<Self::Command> {
+        None
+    }
+
+    fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot> {
+        match by {
+            PlayedBy::ArchimedesComputer(level) => Some(ArchimedesBot::new(level, games)),
+            _ => None,
+        }
+    }
+}
+
+/// A computer player at an Archimedes table between peers, for `games` games.
+#[derive(Clone, Debug)]
+pub struct ArchimedesBot {
+    level: crate::archimedes::Level,
+    games: u32,
+}
+
+impl ArchimedesBot {
+    pub fn new(level: crate::archimedes::Level, games: u32) -> Self {
+        Self {
+            level,
+            games: games.max(1),
+        }
+    }
+}
+
+impl Computer<arch::Session> for ArchimedesBot {
+    fn played_by(&self) -> PlayedBy {
+        PlayedBy::ArchimedesComputer(self.level)
+    }
+    fn games(&self) -> u32 {
+        self.games
+    }
+    fn observe(&mut self, _: Seat, _: &arch::Event) {}
+    fn next<R: rand::Rng + ?Sized>(
+        &mut self,
+        session: &arch::Session,
+        rng: &mut R,
+    ) -> Option<arch::Command> {
+        match session.owed() {
+            ArchOwed::Nothing => None,
+            ArchOwed::PlayAgain => {
+                (session.games_begun() < self.games).then_some(arch::Command::PlayAgain)
+            }
+            ArchOwed::Move => {
+                let position = session.table().position()?;
+                let mut rng = rng;
+                crate::archimedes::choose(position, self.level, &mut rng).map(arch::Command::Move)
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Archimedes between two `armada` processes on 127.0.0.1 (no discovery): whole
+//! tables of computer players over TCP and QUIC, a guest that learns the game from
+//! the host, a side killed or crashed mid-game and resumed, and a person typing moves.
+
+use std::path::{Path, PathBuf};
+
+use armada::fair::verify::{Outcome, verify};
+
+use crate::net::{Process, both_succeed};
+
+/// The one transcript saved in `data`, verified: honest, Archimedes, `games` games
+/// each with a settled verdict and at least one move.
+fn assert_honest_archimedes(data: &Path, games: usize) {
+    let tables = data.join("tables");
+    let files: Vec<_> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "armada"))
+        .collect();
+    assert_eq!(files.len(), 1, "one table saved in {}", tables.display());
+    let report = verify(&std::fs::read(&files[0]).unwrap());
+    assert_eq!(report.outcome, Outcome::Honest, "{}", report.to_text());
+    assert!(report.games.is_empty(), "no sea battle at this table");
+    assert_eq!(report.archimedes.len(), games, "{}", report.to_text());
+    for game in &report.archimedes {
+        assert!(!game.moves.is_empty(), "game {} has moves", game.number);
+        assert!(game.verdict.is_some(), "game {} is settled", game.number);
+    }
+}
+
+/// A medium host on a 6×6 board and an easy guest, two games, in `dir`; `env` is
+/// added to the host's and the guest's environment.
+fn two_bots(
+    dir: &Path,
+    listen: &str,
+    env: [&[(&str, &str)]; 2],
+) -> (Process, Process, PathBuf, PathBuf) {
+    let (host_data, guest_data) = (dir.join("host"), dir.join("guest"));
+    let host = Process::start_with(
+        &[
+            "host",
+            "--game",
+            "archimedes",
+            "--size",
+            "6",
+            "--bot",
+            "medium",
+            "--games",
+            "2",
+            "--listen",
+            listen,
+        ],
+        &host_data,
+        env[0],
+    );
+    let link = host.line_starting("armada://join/");
+    // The guest is not told the game: the host's settings say it.
+    let guest = Process::start_with(
+        &[
+            "join", &link, "--bot", "easy", "--games", "2", "--listen", listen,
+        ],
+        &guest_data,
+        env[1],
+    );
+    (host, guest, host_data, guest_data)
+}
+
+fn bot_table(listen: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, [&[], &[]]);
+    assert!(
+        guest.wait_for("game 1 started"),
+        "the guest plays the host's game"
+    );
+    assert!(guest.wait_for("game 2 started"), "and plays again");
+    both_succeed(guest, host);
+    assert_honest_archimedes(&host_data, 2);
+    assert_honest_archimedes(&guest_data, 2);
+}
+
+#[test]
+fn two_processes_play_a_whole_archimedes_table_over_tcp() {
+    bot_table("/ip4/127.0.0.1/tcp/0");
+}
+
+#[test]
+fn two_processes_play_a_whole_archimedes_table_over_quic() {
+    bot_table("/ip4/127.0.0.1/udp/0/quic-v1");
+}
+
+/// Resumes the table saved in `data`; it and the `survivor` finish cleanly, and
+/// both sides' transcripts hold two honest games.
+fn resume_and_finish(survivor: Process, data: &Path, listen: &str, sides: [&Path; 2]) {
+    let resumed = Process::start(&["resume", "--listen", listen], data);
+    assert!(
+        resumed.wait_for("resuming table"),
+        "resume finds the Archimedes table"
+    );
+    let (resumed_code, resumed_err) = resumed.finish();
+    let (survivor_code, survivor_err) = survivor.finish();
+    assert_eq!(
+        (resumed_code, survivor_code),
+        (0, 0),
+        "{resumed_err}\n{survivor_err}"
+    );
+    for side in sides {
+        assert_honest_archimedes(side, 2);
+    }
+}
+
+#[test]
+fn an_archimedes_side_killed_mid_game_resumes_and_the_table_finishes() {
+    for victim in ["guest", "host"] {
+        let dir = tempfile::tempdir().unwrap();
+        let listen = "/ip4/127.0.0.1/tcp/0";
+        let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, [&[], &[]]);
+        let (survivor, doomed, data) = if victim == "host" {
+            (guest, host, &host_data)
+        } else {
+            (host, guest, &guest_data)
+        };
+        // A few moves into the first game.
+        assert!(doomed.wait_for("game 1 started"));
+        for _ in 0..3 {
+            assert!(doomed.wait_for(": "), "the {victim} saw moves");
+        }
+        doomed.kill();
+        resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
+    }
+}
+
+#[test]
+fn an_archimedes_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
+    // At the start of the first game, and further on.
+    for (victim, nth) in [("guest", 2), ("host", 5), ("guest", 9)] {
+        let dir = tempfile::tempdir().unwrap();
+        let listen = "/ip4/127.0.0.1/tcp/0";
+        let n = nth.to_string();
+        let crash: &[(&str, &str)] = &[("ARMADA_ABORT_AFTER_SEND", &n)];
+        let env = if victim == "host" {
+            [crash, &[]]
+        } else {
+            [&[], crash]
+        };
+        let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, env);
+        let (survivor, doomed, data) = if victim == "host" {
+            (guest, host, &host_data)
+        } else {
+            (host, guest, &guest_data)
+        };
+        let (code, _) = doomed.finish();
+        assert_ne!(code, 0, "the {victim} should have died after message {nth}");
+        resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
+    }
+}
+
+#[test]
+fn a_person_at_the_terminal_plays_archimedes_by_typed_moves() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &[
+            "host",
+            "--game",
+            "archimedes",
+            "--size",
+            "6",
+            "--bot",
+            "hard",
+            "--listen",
+            listen,
+        ],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    let mut guest = std::process::Command::new(crate::net::ARMADA)
+        .args([
+            "join",
+            &link,
+            "--listen",
+            listen,
+            "--no-discovery",
+            "--no-public",
+        ])
+        .arg("--data-dir")
+        .arg(dir.path().join("guest"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = guest.stdin.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    let stdout = guest.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let wait = |text: &str, seen: &mut Vec<String>| loop {
+        let line = lines
+            .recv_timeout(std::time::Duration::from_mins(1))
+            .unwrap_or_else(|_| panic!("no line with {text:?}: {seen:#?}"));
+        seen.push(line.clone());
+        if line.contains(text) {
+            return;
+        }
+    };
+    wait("moves: B1-B4", &mut seen);
+    wait("game 1 started", &mut seen);
+    // A word the table does not know is answered, and changes nothing.
+    writeln!(stdin, "sideways").unwrap();
+    // The person resigns; the host wins, and both leave.
+    writeln!(stdin, "resign").unwrap();
+    wait("verdict: the host wins: a resignation", &mut seen);
+    drop(stdin);
+    let status = guest.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("a move is two cells"), "{stderr}");
+    assert!(status.success(), "{stderr}");
+    let (code, host_err) = host.finish();
+    assert_eq!(code, 0, "{host_err}");
+}
