@@ -46,7 +46,7 @@ pub use local::{Local, THINK_MS};
 #[cfg(feature = "net")]
 pub use player::{Human, Input, Player, TYPED_MOVES, WindowSide};
 #[cfg(feature = "net")]
-pub use remote::Remote;
+pub use remote::{Joining, Pending, Ready, Remote};
 pub use saved::{PastTable, SavedTables, saved_tables};
 #[cfg(feature = "net")]
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};

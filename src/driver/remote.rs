@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use super::game::Game;
 use super::{Link, Player, Seating, Update, Watch, WindowSide};
 use crate::net::Config;
+use crate::session::archimedes::Session as ArchSession;
 use crate::session::{CommandError, Millis, Session};
 use crate::store::Store;
 
@@ -86,6 +87,40 @@ impl<G: Game> Remote<G> {
         start: Start,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
+        let (remote, seating, stopped) = Self::parts(store, config, wake);
+        let watch = seating.watch.clone();
+        std::thread::spawn(move || {
+            let result = runtime().and_then(|runtime| {
+                runtime.block_on(async move {
+                    let mut say = |line: &str| tracing::info!(line, "table");
+                    let table = async {
+                        match start {
+                            Start::Host(settings, timer) => {
+                                super::host(seating, settings, timer, false, &mut say).await
+                            }
+                            Start::Join(invite) => {
+                                super::join(seating, &invite, false, &mut say).await
+                            }
+                            Start::Resume(id) => super::resume(seating, id, &mut say).await,
+                        }
+                    };
+                    until_stopped(table, stopped).await
+                })
+            });
+            if let Some(watch) = watch {
+                ended(&watch, result);
+            }
+        });
+        remote
+    }
+
+    /// The window's end of a table, and the seating and stop its network side
+    /// plays with.
+    fn parts(
+        store: Store,
+        config: Config,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> (Self, Seating<G>, tokio::sync::oneshot::Receiver<()>) {
         let (watch, updates) = Watch::new(wake);
         let (commands, inbox) = mpsc::channel(64);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -93,46 +128,10 @@ impl<G: Game> Remote<G> {
             config,
             store,
             player: Player::Window(WindowSide::new(inbox)),
-            watch: Some(watch.clone()),
+            watch: Some(watch),
             report: None,
         };
-        std::thread::spawn(move || {
-            let result = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .map_err(anyhow::Error::from)
-                .and_then(|runtime| {
-                    runtime.block_on(async move {
-                        let mut say = |line: &str| tracing::info!(line, "table");
-                        let table = async {
-                            match start {
-                                Start::Host(settings, timer) => {
-                                    super::host(seating, settings, timer, false, &mut say).await
-                                }
-                                Start::Join(invite) => {
-                                    super::join(seating, &invite, false, &mut say).await
-                                }
-                                Start::Resume(id) => super::resume(seating, id, &mut say).await,
-                            }
-                        };
-                        // The stop first: a window that closes also closes the command
-                        // channel, which the table would take for the player leaving.
-                        // (A stop dropped unsent, after `leave`, stops nothing.)
-                        tokio::select! {
-                            biased;
-                            Ok(()) = stopped => Ok(None),
-                            outcome = table => outcome.map(Some),
-                        }
-                    })
-                });
-            match result {
-                Ok(Some(outcome)) => watch.send(Update::Ended(Ok(outcome.finished))),
-                Ok(None) => {}
-                Err(error) => watch.send(Update::Ended(Err(format!("{error:#}")))),
-            }
-        });
-        Self {
+        let remote = Self {
             commands,
             updates,
             session: None,
@@ -146,7 +145,8 @@ impl<G: Game> Remote<G> {
             ended: None,
             stop: Some(stop),
             left: false,
-        }
+        };
+        (remote, seating, stopped)
     }
 
     /// The player leaves the table for good (the other side is told; a game under
@@ -259,6 +259,267 @@ impl<G: Game> Drop for Remote<G> {
             && let Some(stop) = self.stop.take()
         {
             let _ = stop.send(());
+        }
+    }
+}
+
+/// The network side's runtime.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+/// Plays `table` until it ends or the window stops it (`None`).
+async fn until_stopped<G: Game>(
+    table: impl std::future::Future<Output = anyhow::Result<super::TableOutcome<G>>>,
+    stopped: tokio::sync::oneshot::Receiver<()>,
+) -> anyhow::Result<Option<super::TableOutcome<G>>> {
+    // The stop first: a window that closes also closes the command channel, which
+    // the table would take for the player leaving. (A stop dropped unsent, after
+    // `leave`, stops nothing.)
+    tokio::select! {
+        biased;
+        Ok(()) = stopped => Ok(None),
+        outcome = table => outcome.map(Some),
+    }
+}
+
+/// Tells the window how the network side ended (nothing if it was stopped).
+fn ended<G: Game>(watch: &Watch<G>, result: anyhow::Result<Option<super::TableOutcome<G>>>) {
+    match result {
+        Ok(Some(outcome)) => watch.send(Update::Ended(Ok(outcome.finished))),
+        Ok(None) => {}
+        Err(error) => watch.send(Update::Ended(Err(format!("{error:#}")))),
+    }
+}
+
+/// A friend's table on its way to the window, of either game.
+#[derive(Debug)]
+pub enum Pending {
+    Sea(Box<Remote>),
+    Archimedes(Box<Remote<ArchSession>>),
+    /// Joining: the host's settings will say which game the table plays.
+    Joining(Joining),
+}
+
+/// A join whose game is not known yet.
+#[derive(Debug)]
+pub struct Joining {
+    found: std::sync::mpsc::Receiver<Result<Pending, String>>,
+    failed: Option<Result<bool, String>>,
+    /// Stops the join (the window went home or closed).
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for Joining {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// A friend's table on screen, once both players are in.
+#[derive(Debug)]
+pub enum Ready {
+    Sea(Box<Remote>),
+    Archimedes(Box<Remote<ArchSession>>),
+}
+
+impl Pending {
+    /// Opens a table with `settings` (the sea battle's or Archimedes'); the timer
+    /// switch (the sea battle's) as it stands at first.
+    pub fn host(
+        store: Store,
+        config: Config,
+        settings: armada_proto::Settings,
+        timer: bool,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        if matches!(settings.game, armada_proto::GameKind::Archimedes { .. }) {
+            Self::Archimedes(Box::new(Remote::host(store, config, settings, timer, wake)))
+        } else {
+            Self::Sea(Box::new(Remote::host(store, config, settings, timer, wake)))
+        }
+    }
+
+    /// Joins the table of `invite` (a link or a code), whichever game it plays.
+    pub fn join(
+        store: Store,
+        config: Config,
+        invite: &str,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        let invite = invite.trim().to_owned();
+        let (tx, found) = std::sync::mpsc::channel();
+        let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+        std::thread::spawn(move || {
+            let runtime = match runtime() {
+                Ok(runtime) => runtime,
+                Err(error) => {
+                    let _ = tx.send(Err(format!("{error:#}")));
+                    wake();
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let mut say = |line: &str| tracing::info!(line, "table");
+                let reached = tokio::select! {
+                    biased;
+                    _ = &mut stopped => return,
+                    reached = super::reach(&store, &config, &invite, false, &mut say) => reached,
+                };
+                let reached = match reached {
+                    Ok(reached) => reached,
+                    Err(error) => {
+                        let _ = tx.send(Err(format!("{error:#}")));
+                        wake();
+                        return;
+                    }
+                };
+                if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
+                    let (remote, seating, stop) = Remote::<ArchSession>::parts(store, config, wake);
+                    let watch = seating.watch.clone();
+                    let _ = tx.send(Ok(Pending::Archimedes(Box::new(remote))));
+                    let table = super::join_reached(seating, reached, &mut say);
+                    let result = Box::pin(until_stopped(table, stop)).await;
+                    if let Some(watch) = watch {
+                        ended(&watch, result);
+                    }
+                } else {
+                    let (remote, seating, stop) = Remote::<Session>::parts(store, config, wake);
+                    let watch = seating.watch.clone();
+                    let _ = tx.send(Ok(Pending::Sea(Box::new(remote))));
+                    let table = super::join_reached(seating, reached, &mut say);
+                    let result = Box::pin(until_stopped(table, stop)).await;
+                    if let Some(watch) = watch {
+                        ended(&watch, result);
+                    }
+                }
+            });
+        });
+        Self::Joining(Joining {
+            found,
+            failed: None,
+            stop: Some(stop),
+        })
+    }
+
+    /// A saved friend table of `game`, played on.
+    pub fn resume(
+        store: Store,
+        config: Config,
+        id: &[u8; 32],
+        game: super::TableGame,
+        wake: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        match game {
+            super::TableGame::Sea => Self::Sea(Box::new(Remote::resume(store, config, id, wake))),
+            super::TableGame::Archimedes => {
+                Self::Archimedes(Box::new(Remote::resume(store, config, id, wake)))
+            }
+        }
+    }
+
+    /// Takes in what the network side sent.
+    pub fn poll(&mut self) {
+        match self {
+            Self::Sea(remote) => remote.poll(),
+            Self::Archimedes(remote) => remote.poll(),
+            Self::Joining(joining) => {
+                match joining.found.try_recv() {
+                    Ok(Ok(pending)) => {
+                        // The join's stop now belongs to the table's own.
+                        joining.stop = None;
+                        *self = pending;
+                        self.poll();
+                    }
+                    Ok(Err(why)) => joining.failed = Some(Err(why)),
+                    Err(_) => {}
+                }
+            }
+        }
+    }
+
+    /// Waits up to `timeout` for news; whether any came.
+    pub fn wait(&mut self, timeout: std::time::Duration) -> bool {
+        match self {
+            Self::Sea(remote) => remote.wait(timeout),
+            Self::Archimedes(remote) => remote.wait(timeout),
+            Self::Joining(joining) => match joining.found.recv_timeout(timeout) {
+                Ok(Ok(pending)) => {
+                    joining.stop = None;
+                    *self = pending;
+                    self.poll();
+                    true
+                }
+                Ok(Err(why)) => {
+                    joining.failed = Some(Err(why));
+                    true
+                }
+                Err(_) => false,
+            },
+        }
+    }
+
+    /// The table, once both players are in; `self` stays as it was otherwise.
+    pub fn take_ready(self) -> Result<Ready, Self> {
+        match self {
+            Self::Sea(remote) if remote.ready() => Ok(Ready::Sea(remote)),
+            Self::Archimedes(remote) if remote.ready() => Ok(Ready::Archimedes(remote)),
+            other => Err(other),
+        }
+    }
+
+    pub fn invite(&self) -> Option<&str> {
+        match self {
+            Self::Sea(remote) => remote.invite(),
+            Self::Archimedes(remote) => remote.invite(),
+            Self::Joining(_) => None,
+        }
+    }
+
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Self::Sea(remote) => remote.code(),
+            Self::Archimedes(remote) => remote.code(),
+            Self::Joining(_) => None,
+        }
+    }
+
+    pub fn codes_withdrawn(&self) -> u32 {
+        match self {
+            Self::Sea(remote) => remote.codes_withdrawn(),
+            Self::Archimedes(remote) => remote.codes_withdrawn(),
+            Self::Joining(_) => 0,
+        }
+    }
+
+    pub fn link(&self) -> Option<&Link> {
+        match self {
+            Self::Sea(remote) => remote.link(),
+            Self::Archimedes(remote) => remote.link(),
+            Self::Joining(_) => Some(&Link::Connecting),
+        }
+    }
+
+    /// How the network side ended, if it did.
+    pub fn ended(&self) -> Option<&Result<bool, String>> {
+        match self {
+            Self::Sea(remote) => remote.ended(),
+            Self::Archimedes(remote) => remote.ended(),
+            Self::Joining(joining) => joining.failed.as_ref(),
+        }
+    }
+
+    /// The player leaves for good (a table under way is told).
+    pub fn leave(&mut self) {
+        match self {
+            Self::Sea(remote) => remote.leave(),
+            Self::Archimedes(remote) => remote.leave(),
+            Self::Joining(_) => {}
         }
     }
 }

@@ -14,6 +14,8 @@ pub struct SavedTables {
     /// The newest unfinished game with a friend played in the window (once a game
     /// opened: the other player's address is saved by then).
     pub friend: Option<[u8; 32]>,
+    /// The game that friend table plays.
+    pub friend_game: crate::session::TableGame,
     /// Finished tables, newest first, at most `listed`.
     pub past: Vec<PastTable>,
     /// Saved tables that cannot be read (damaged, or saved by another version):
@@ -72,6 +74,18 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
         }
         if friend && !finished && !report.games.is_empty() && info.friend.is_none() {
             info.friend = Some(id);
+            continue;
+        }
+        // An Archimedes table between friends, its last game not settled.
+        if friend
+            && info.friend.is_none()
+            && report
+                .archimedes
+                .last()
+                .is_some_and(|g| g.verdict.is_none())
+        {
+            info.friend = Some(id);
+            info.friend_game = crate::session::TableGame::Archimedes;
             continue;
         }
         if !finished || info.past.len() >= listed {

@@ -17,6 +17,7 @@ use crate::rules::{
     Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo, Variant, Weapon,
 };
 
+mod arch_table;
 mod archimedes;
 mod battle;
 mod home;
@@ -90,7 +91,7 @@ pub struct Armada {
     /// What the home screen lists, found when it is first shown.
     home: Option<HomeInfo>,
     /// A network table on its way: connecting, or waiting for the friend.
-    connecting: Option<Box<Remote>>,
+    connecting: Option<Box<crate::driver::Pending>>,
     /// How network tables listen and find peers.
     net: crate::driver::Config,
     /// The absent player's grace at tables this window opens, in milliseconds.
@@ -153,8 +154,8 @@ fn waker(ctx: &egui::Context) -> std::sync::Arc<dyn Fn() + Send + Sync> {
 struct HomeInfo {
     /// The newest unfinished game against the computer.
     unfinished: Option<[u8; 32]>,
-    /// The newest unfinished game with a friend played in the window.
-    friend: Option<[u8; 32]>,
+    /// The newest unfinished game with a friend played in the window, and its game.
+    friend: Option<([u8; 32], crate::driver::TableGame)>,
     /// Past tables, newest first, a line each.
     past: Vec<String>,
     /// Saved tables whose transcript this client cannot read (damaged, or written
@@ -608,6 +609,9 @@ impl Armada {
         if let Some(remote) = &mut self.connecting {
             return remote.wait(timeout);
         }
+        if let Some(remote) = self.arch.as_deref_mut().and_then(|a| a.table.remote()) {
+            return remote.wait(timeout);
+        }
         match self.play.as_deref_mut().map(|p| &mut p.driver) {
             Some(Driver::Remote(remote)) => remote.wait(timeout),
             _ => false,
@@ -762,6 +766,9 @@ impl Armada {
             remote.leave();
         }
         if let Some(remote) = &mut self.connecting {
+            remote.leave();
+        }
+        if let Some(remote) = self.arch.as_deref_mut().and_then(|a| a.table.remote()) {
             remote.leave();
         }
         self.play = None;

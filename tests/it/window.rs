@@ -2549,3 +2549,134 @@ fn archimedes_speaks_the_russian_pages_words() {
         assert!(has(&harness, word), "{word}");
     }
 }
+
+/// The moves played so far at the Archimedes table on screen, from its score line.
+fn arch_moves(harness: &Harness<'_, Armada>) -> Option<u32> {
+    harness
+        .query_all_by_label_contains("Moves: ")
+        .filter_map(|n| n.accesskit_node().value())
+        .find_map(|l| l.rsplit("Moves: ").next()?.trim().parse().ok())
+}
+
+/// The person at `harness` moves one of their ships to a green dot, by clicks.
+fn one_archimedes_move_by_clicks(harness: &mut Harness<'_, Armada>) {
+    let ships: Vec<String> = harness
+        .query_all_by_label_contains(": your ship")
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    for ship in ships {
+        click(harness, &ship);
+        let dot = harness
+            .query_all_by_label_contains(": move here")
+            .find_map(|n| n.accesskit_node().label());
+        if let Some(dot) = dot {
+            click(harness, &dot);
+            return;
+        }
+        click(harness, &ship);
+    }
+    panic!("none of my ships could move, yet it is my move");
+}
+
+#[test]
+fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = friend_window(&dir.path().join("host"));
+    let mut guest = friend_window(&dir.path().join("guest"));
+    // Archimedes on 6×6 is chosen on home, then a table opened for a friend.
+    click(&mut host, "6×6");
+    click(&mut host, "Open a table");
+    until(&mut host, "the invite", |h| h.state().invite().is_some());
+    let link = host.state().invite().unwrap().to_owned();
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    // The guest is not told the game: the host's table says it.
+    click(&mut guest, "Join");
+    both_until(&mut host, &mut guest, "both boards", |h, g| {
+        has(h, "You: 7 ships · Friend: 7 ships · Moves: 0")
+            && has(g, "You: 7 ships · Friend: 7 ships · Moves: 0")
+    });
+    assert!(has(&host, "Against your friend · board 6×6"));
+    assert!(has(&host, "Connected directly"), "loopback is direct");
+    let over = |h: &Harness<'_, Armada>| has(h, "The game is over.");
+    let mut moves = 0;
+    while !(over(&host) && over(&guest)) {
+        both_until(&mut host, &mut guest, "a move or the end", |h, g| {
+            (over(h) && over(g)) || has(h, "Your move:") || has(g, "Your move:")
+        });
+        if over(&host) && over(&guest) {
+            break;
+        }
+        let (me, other) = if has(&host, "Your move:") {
+            (&mut host, &mut guest)
+        } else {
+            (&mut guest, &mut host)
+        };
+        assert!(has(other, "Your friend's move…"), "the other side waits");
+        let before = arch_moves(me).unwrap();
+        one_archimedes_move_by_clicks(me);
+        both_until(me, other, "the move on both boards", |m, o| {
+            arch_moves(m) > Some(before) && arch_moves(o) == arch_moves(m)
+        });
+        moves += 1;
+        assert!(moves < 400, "the game does not end");
+    }
+    assert!(moves > 0, "the game was played by clicks");
+    let results = |h: &Harness<'_, Armada>| {
+        ["You win!", "You lose.", "A draw."]
+            .into_iter()
+            .filter(|r| has(h, r))
+            .collect::<Vec<_>>()
+    };
+    let (h, g) = (results(&host), results(&guest));
+    assert_eq!((h.len(), g.len()), (1, 1), "one headline each: {h:?} {g:?}");
+    assert!(
+        matches!(
+            (h[0], g[0]),
+            ("You win!", "You lose.") | ("You lose.", "You win!") | ("A draw.", "A draw.")
+        ),
+        "the two windows agree: {h:?} {g:?}"
+    );
+    assert!(has(&host, "Ships lost — you:") && has(&host, "your friend:"));
+    // Play again: both ask, and a new game opens on both boards.
+    click(&mut host, "Play again");
+    both_until(&mut host, &mut guest, "the friend's wish", |_, g| {
+        has(g, "Your friend wants another game")
+    });
+    click(&mut guest, "Play again");
+    both_until(&mut host, &mut guest, "the second game", |h, g| {
+        has(h, "Moves: 0") && has(g, "Moves: 0") && !over(h) && !over(g)
+    });
+    // The guest resigns from its menu; both see it, and the host wins.
+    click(&mut guest, "Menu");
+    click(&mut guest, "Resign");
+    both_until(&mut host, &mut guest, "the resignation settled", |h, g| {
+        has(h, "You win!") && has(g, "You lose.")
+    });
+    assert!(has(&host, "A player resigned."));
+    // The host goes home: the guest is told its friend left.
+    click(&mut host, "Home");
+    until(&mut guest, "the friend gone", |g| {
+        has(g, "Your friend left the table.")
+    });
+    // Each side's transcript is the same honest record of two games.
+    for side in ["host", "guest"] {
+        let tables = dir.path().join(side).join("tables");
+        let file = std::fs::read_dir(&tables)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "armada"))
+            .unwrap();
+        let report = armada::fair::verify::verify(&std::fs::read(file).unwrap());
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{side}"
+        );
+        assert_eq!(report.archimedes.len(), 2, "{side}: two games");
+        assert!(report.archimedes.iter().all(|g| g.verdict.is_some()));
+    }
+}

@@ -4,7 +4,8 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
 
 use super::super::i18n::{Arg, Text};
 use super::Armada;
-use crate::driver::arch::{EndReason, Level, Move, Played, Position, Side};
+use super::arch_table::{ArchTable, Decided, Seen};
+use crate::driver::arch::{Level, Move, Played, Position, Side};
 use crate::driver::{ArchimedesKind, ArchimedesTable, Millis, Outcome};
 use crate::rules::Coord;
 
@@ -21,7 +22,7 @@ const FIRE: Color32 = Color32::from_rgb(0xe8, 0x3a, 0x2e);
 /// A game of Archimedes on screen.
 #[derive(Debug)]
 pub(super) struct ArchPlay {
-    pub(super) table: ArchimedesTable,
+    pub(super) table: ArchTable,
     /// The person's ship picked up, whose reach shows as green dots.
     selected: Option<Coord>,
     /// Moves whose sinkings are flashing, and since when.
@@ -47,7 +48,7 @@ pub(super) enum Asked {
 }
 
 impl ArchPlay {
-    pub(super) fn new(table: ArchimedesTable) -> Self {
+    pub(super) fn new(table: ArchTable) -> Self {
         let size = table.position().size().side();
         let start =
             Position::start(size).map_or([0, 0], |p| [p.count(Side::First), p.count(Side::Second)]);
@@ -70,7 +71,7 @@ impl ArchPlay {
         self.table.person()
     }
 
-    /// Ships lost by (the person, the computer).
+    /// Ships lost by (the person, the other side).
     fn lost(&self) -> [usize; 2] {
         let position = self.table.position();
         let me = self.me();
@@ -82,12 +83,24 @@ impl ArchPlay {
 
     /// Takes the moves played, starts their flashes, lets the computer move when due.
     pub(super) fn tick(&mut self, now: Millis) -> Option<Millis> {
-        self.table.handle_timeout(now);
-        while let Some(played) = self.table.poll_played() {
-            self.last = Some(played.mv);
-            self.last_sunk = played.sunk().map(|s| s.cell).collect();
-            if !played.waves.is_empty() {
-                self.flashes.push((played, now));
+        for seen in self.table.poll(now) {
+            match seen {
+                Seen::Played(played) => {
+                    self.last = Some(played.mv);
+                    self.last_sunk = played.sunk().map(|s| s.cell).collect();
+                    if !played.waves.is_empty() {
+                        self.flashes.push((played, now));
+                    }
+                }
+                Seen::NewGame => {
+                    // Play again at a friend's table: a fresh board.
+                    self.selected = None;
+                    self.cursor = None;
+                    self.flashes.clear();
+                    self.last = None;
+                    self.last_sunk.clear();
+                    self.paused = false;
+                }
             }
         }
         self.flashes.retain(|(_, at)| now < at + FLASH_MS);
@@ -100,7 +113,7 @@ impl ArchPlay {
 
     pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
         let mut asked = Asked::Nothing;
-        let position = self.table.position().clone();
+        let position = self.table.position();
         let me = self.me();
         ui.horizontal(|ui| {
             if ui.button(t.get("arch-menu")).clicked() {
@@ -129,12 +142,20 @@ impl ArchPlay {
             }
             return asked;
         }
-        let over = position.ending();
-        let status = match over {
-            Some(_) => t.get("arch-over"),
-            None if position.mover() == me => t.get("arch-your-move"),
-            None => t.get("arch-their-move"),
+        let decided = self.table.decided();
+        let friend = self.table.level().is_none();
+        let status = if decided.is_some() {
+            t.get("arch-over")
+        } else if self.table.ended() {
+            t.get("arch-settling")
+        } else if self.table.my_move() {
+            t.get("arch-your-move")
+        } else if friend {
+            t.get("arch-friend-move")
+        } else {
+            t.get("arch-their-move")
         };
+        let _ = me;
         ui.label(RichText::new(status).size(16.0));
         ui.add_space(4.0);
         let side = (ui.available_width() - 260.0)
@@ -147,13 +168,13 @@ impl ArchPlay {
             ui.vertical(|ui| self.side_panel(ui, t));
         });
         if let Some(mv) = chosen
-            && self.table.play(now, mv).is_ok()
+            && self.table.play(now, mv)
         {
             self.selected = None;
         }
-        if let Some(ending) = over {
+        if let Some(decided) = decided {
             ui.add_space(8.0);
-            asked = self.results(ui, t, &position, ending);
+            asked = self.results(ui, t, &position, &decided);
         }
         asked
     }
@@ -162,16 +183,31 @@ impl ArchPlay {
     /// move and what it sank.
     fn side_panel(&self, ui: &mut egui::Ui, t: &Text) {
         let side = self.table.position().size().side();
-        let against = t.with(
-            "arch-against",
-            &[
-                ("level", Arg::from(level_name(t, self.table.level()))),
-                ("side", Arg::from(u32::from(side))),
-            ],
-        );
+        let against = match self.table.level() {
+            Some(level) => t.with(
+                "arch-against",
+                &[
+                    ("level", Arg::from(level_name(t, level))),
+                    ("side", Arg::from(u32::from(side))),
+                ],
+            ),
+            None => t.with(
+                "arch-against-friend",
+                &[("side", Arg::from(u32::from(side)))],
+            ),
+        };
         ui.label(RichText::new(against).strong());
         ui.add_space(8.0);
-        for (colour, id) in [(MINE, "arch-your-fleet"), (THEIRS, "arch-their-fleet")] {
+        let (mine, theirs) = match (self.table.level(), self.me()) {
+            (Some(_), _) => ("arch-your-fleet", "arch-their-fleet"),
+            (None, Side::First) => ("arch-your-fleet", "arch-friend-fleet-top"),
+            (None, Side::Second) => ("arch-your-fleet-top", "arch-friend-fleet-bottom"),
+        };
+        if let Some(remote) = self.table.remote_ref() {
+            ui.label(super::link_line(t, remote.link()));
+            ui.add_space(4.0);
+        }
+        for (colour, id) in [(MINE, mine), (THEIRS, theirs)] {
             ui.horizontal(|ui| {
                 let (rect, _) = ui.allocate_exact_size(Vec2::splat(14.0), Sense::hover());
                 ui.painter().circle_filled(rect.center(), 6.0, colour);
@@ -194,7 +230,11 @@ impl ArchPlay {
     fn score_line(&self, t: &Text, position: &Position) -> String {
         let me = self.me();
         t.with(
-            "arch-score",
+            if self.table.level().is_some() {
+                "arch-score"
+            } else {
+                "arch-score-friend"
+            },
             &[
                 ("mine", Arg::from(position.count(me) as u32)),
                 ("theirs", Arg::from(position.count(me.other()) as u32)),
@@ -211,15 +251,15 @@ impl ArchPlay {
                 self.paused = false;
                 self.rules = false;
             }
-            if ui.button(t.get("arch-new-game")).clicked() {
+            if self.table.level().is_some() && ui.button(t.get("arch-new-game")).clicked() {
                 asked = Asked::NewGame;
             }
             if ui.button(t.get("arch-rules")).clicked() {
                 self.rules = !self.rules;
             }
-            let playing = !self.table.position().is_over();
+            let playing = !self.table.ended();
             if playing && ui.button(t.get("arch-resign")).clicked() {
-                let _ = self.table.resign();
+                self.table.resign();
                 self.paused = false;
             }
             if ui.button(t.get("home")).clicked() {
@@ -298,7 +338,7 @@ impl ArchPlay {
         let painter = ui.painter_at(outer);
         paint_grid(&painter, ui.visuals().text_color(), outer, origin, cell, n);
         let me = self.me();
-        let mine_to_move = !position.is_over() && position.mover() == me;
+        let mine_to_move = self.table.my_move();
         let reach = self.selected.map(|c| position.reach(c)).unwrap_or_default();
         if let Some(last) = self.last {
             for c in [last.from, last.to] {
@@ -388,25 +428,27 @@ impl ArchPlay {
         ui: &mut egui::Ui,
         t: &Text,
         position: &Position,
-        ending: crate::driver::arch::Ending,
+        decided: &Decided,
     ) -> Asked {
         let me = self.me();
-        let headline = match ending.winner {
+        let headline = match decided.winner {
             Some(w) if w == me => t.get("arch-won"),
             Some(_) => t.get("arch-lost"),
             None => t.get("arch-drawn"),
         };
-        let why = match ending.reason {
-            EndReason::Fleet => "arch-why-fleet",
-            EndReason::NoMove => "arch-why-no-move",
-            EndReason::Quiet => "arch-why-quiet",
-            EndReason::Resigned => "arch-why-resigned",
-        };
         ui.heading(RichText::new(headline).size(22.0).strong());
-        ui.label(t.get(why));
+        match &decided.lie {
+            Some(lie) => ui.label(t.with(decided.why, &[("lie", Arg::from(lie.clone()))])),
+            None => ui.label(t.get(decided.why)),
+        };
         let [mine, theirs] = self.lost();
+        let friend = self.table.level().is_none();
         ui.label(t.with(
-            "arch-results",
+            if friend {
+                "arch-results-friend"
+            } else {
+                "arch-results"
+            },
             &[
                 ("mine", Arg::from(mine as u32)),
                 ("theirs", Arg::from(theirs as u32)),
@@ -414,8 +456,26 @@ impl ArchPlay {
             ],
         ));
         let mut asked = Asked::Nothing;
+        if friend {
+            let [asked_again, theirs_again] = self.table.again();
+            if self.table.friend_left() {
+                ui.label(t.get("arch-friend-left"));
+            } else if asked_again {
+                ui.label(t.get("again-asked"));
+            } else if theirs_again {
+                ui.label(t.get("again-theirs"));
+            }
+        }
         ui.horizontal(|ui| {
-            if ui.button(t.get("arch-new-game")).clicked() {
+            if friend {
+                let [asked_again, _] = self.table.again();
+                if !asked_again
+                    && !self.table.friend_left()
+                    && ui.button(t.get("play-again")).clicked()
+                {
+                    self.table.play_again();
+                }
+            } else if ui.button(t.get("arch-new-game")).clicked() {
                 asked = Asked::NewGame;
             }
             if ui.button(t.get("home")).clicked() {
@@ -425,10 +485,12 @@ impl ArchPlay {
         asked
     }
 
-    /// How the game ended for the person, once it did.
+    /// How the game against the computer ended for the person, once it did (a
+    /// friend's table is not counted in the totals, which go by computer level).
     pub(super) fn outcome(&self) -> Option<Outcome> {
-        let ending = self.table.position().ending()?;
-        Some(match ending.winner {
+        self.table.level()?;
+        let decided = self.table.decided()?;
+        Some(match decided.winner {
             Some(w) if w == self.me() => Outcome::Won,
             Some(_) => Outcome::Lost,
             None => Outcome::Drawn,
@@ -565,7 +627,18 @@ impl Armada {
         } else {
             table
         };
-        self.arch = Some(Box::new(ArchPlay::new(table)));
+        self.arch = Some(Box::new(ArchPlay::new(ArchTable::Computer(Box::new(
+            table,
+        )))));
+        self.home = None;
+    }
+
+    /// A friend's Archimedes table on screen, both players in.
+    pub(super) fn show_friend_archimedes(
+        &mut self,
+        remote: Box<crate::driver::Remote<crate::driver::arch_table::Session>>,
+    ) {
+        self.arch = Some(Box::new(ArchPlay::new(ArchTable::Friend(remote))));
         self.home = None;
     }
 
@@ -595,9 +668,10 @@ impl Armada {
         self.count_archimedes();
         if let Some(play) = &self.arch
             && play.outcome().is_some()
+            && let Some(level) = play.table.level()
         {
             let kind = ArchimedesKind {
-                level: play.table.level(),
+                level,
                 side: play.table.position().size().side(),
             };
             let tally = self.totals.archimedes_tally(kind);
@@ -611,19 +685,27 @@ impl Armada {
         match asked {
             Asked::Nothing => {}
             Asked::Home => {
+                if let Some(play) = &mut self.arch
+                    && let Some(remote) = play.table.remote()
+                {
+                    // A friend's table is left for good (a game under way resigned).
+                    remote.leave();
+                }
                 self.arch = None;
                 self.home = None;
             }
             Asked::NewGame => {
-                if let Some(play) = self.arch.take() {
+                if let Some(play) = self.arch.take()
+                    && let Some(level) = play.table.level()
+                {
                     let side = play.table.position().size().side();
-                    self.open_archimedes(side, play.table.level(), now);
+                    self.open_archimedes(side, level, now);
                 }
             }
         }
     }
 
-    /// Counts a finished game once into the totals, and keeps them.
+    /// Counts a finished game against the computer once into the totals, and keeps them.
     fn count_archimedes(&mut self) {
         let Some(play) = &mut self.arch else {
             return;
@@ -631,9 +713,12 @@ impl Armada {
         let Some(outcome) = play.outcome().filter(|_| !play.counted) else {
             return;
         };
+        let Some(level) = play.table.level() else {
+            return;
+        };
         play.counted = true;
         let kind = ArchimedesKind {
-            level: play.table.level(),
+            level,
             side: play.table.position().size().side(),
         };
         let id = play.table.id();

@@ -6,15 +6,20 @@ use egui::{Color32, RichText};
 use super::super::board;
 use super::super::i18n::{Arg, Text};
 use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, waker};
-use crate::driver::{Level, Local, Millis, Remote, Store};
+use crate::driver::{Level, Local, Millis, Pending, Ready, Store};
+
+/// The saved tables chosen to resume: against the computer, with a friend (and its
+/// game), Archimedes against the computer.
+type Resumes = (
+    Option<[u8; 32]>,
+    Option<([u8; 32], crate::driver::TableGame)>,
+    bool,
+);
 
 impl Armada {
     /// The home screen's lower card: resume buttons and past tables; returns the
     /// table chosen to resume (against the computer, with a friend).
-    pub(super) fn saved_tables_section(
-        &mut self,
-        ui: &mut egui::Ui,
-    ) -> (Option<[u8; 32]>, Option<[u8; 32]>, bool) {
+    pub(super) fn saved_tables_section(&mut self, ui: &mut egui::Ui) -> Resumes {
         let info = self.home_info();
         let t = &self.text;
         let mut resume = None;
@@ -35,12 +40,12 @@ impl Armada {
             ui.add_space(6.0);
         }
         let mut resume_friend = None;
-        if let Some(id) = info.friend {
+        if let Some(friend) = info.friend {
             if ui
                 .add(big_button(t.get("home-resume-friend"), 200.0))
                 .clicked()
             {
-                resume_friend = Some(id);
+                resume_friend = Some(friend);
             }
             ui.add_space(6.0);
         }
@@ -112,8 +117,8 @@ impl Armada {
             self.resume_archimedes(now);
         } else if let Some(id) = resume.0 {
             self.resume(&id, now);
-        } else if let Some(id) = resume.1 {
-            self.resume_friend(ui.ctx(), &id);
+        } else if let Some((id, game)) = resume.1 {
+            self.resume_friend(ui.ctx(), &id, game);
         }
     }
 
@@ -308,11 +313,16 @@ impl Armada {
     }
 
     /// Plays on a saved friend table: connecting, then the table where it was.
-    pub(super) fn resume_friend(&mut self, ctx: &egui::Context, id: &[u8; 32]) {
+    pub(super) fn resume_friend(
+        &mut self,
+        ctx: &egui::Context,
+        id: &[u8; 32],
+        game: crate::driver::TableGame,
+    ) {
         let Some(store) = self.store.clone() else {
             return;
         };
-        let remote = Remote::resume(store, self.friend_net(), id, waker(ctx));
+        let remote = Pending::resume(store, self.friend_net(), id, game, waker(ctx));
         self.note = None;
         self.home = None;
         self.connecting = Some(Box::new(remote));
@@ -345,14 +355,15 @@ impl Armada {
                 );
                 return;
             }
-            Remote::join(store, self.friend_net(), &self.invite, wake)
+            Pending::join(store, self.friend_net(), &self.invite, wake)
         } else {
-            if matches!(self.prefs.mode, Mode::Archimedes(_)) {
-                self.note = Some(self.text.get("friend-archimedes-later"));
-                return;
-            }
-            let settings = crate::driver::settings(self.prefs.mode.variant(), self.grace_ms);
-            Remote::host(store, self.friend_net(), settings, self.prefs.timer, wake)
+            let settings = match self.prefs.mode {
+                Mode::Archimedes(side) => {
+                    crate::driver::arch_table::settings(side, ARCHIMEDES_MOVE_MS, self.grace_ms)
+                }
+                mode => crate::driver::settings(mode.variant(), self.grace_ms),
+            };
+            Pending::host(store, self.friend_net(), settings, self.prefs.timer, wake)
         };
         self.note = None;
         self.home = None;
@@ -362,16 +373,27 @@ impl Armada {
     /// Moves a network table on screen once both players are in; back home with the
     /// reason if it failed first.
     pub(super) fn poll_connecting(&mut self, now: Millis) {
-        let Some(remote) = &mut self.connecting else {
+        let Some(pending) = self.connecting.take() else {
             return;
         };
-        remote.poll();
-        if remote.ready() {
-            if let Some(remote) = self.connecting.take() {
+        let mut pending = *pending;
+        pending.poll();
+        match pending.take_ready() {
+            Ok(Ready::Sea(remote)) => {
                 let driver = Driver::Remote(remote);
                 self.play = Some(Box::new(Play::new(driver, now, &self.text)));
+                return;
             }
-        } else if let Some(Err(why)) = remote.ended() {
+            Ok(Ready::Archimedes(remote)) => {
+                self.show_friend_archimedes(remote);
+                return;
+            }
+            Err(pending) => self.connecting = Some(Box::new(pending)),
+        }
+        let Some(remote) = &self.connecting else {
+            return;
+        };
+        if let Some(Err(why)) = remote.ended() {
             self.note = Some(
                 self.text
                     .with("friend-failed", &[("why", Arg::from(why.clone()))]),
@@ -502,6 +524,9 @@ impl Armada {
     }
 }
 
+/// The move time at Archimedes tables between friends the window opens.
+const ARCHIMEDES_MOVE_MS: u32 = 60_000;
+
 /// The saved tables, newest first: the newest unfinished game against the computer,
 /// and a line per table with its score and its verification verdict.
 fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
@@ -542,7 +567,7 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         .collect();
     HomeInfo {
         unfinished: saved.unfinished,
-        friend: saved.friend,
+        friend: saved.friend.map(|id| (id, saved.friend_game)),
         past,
         unreadable: saved.unreadable,
         // A damaged file is said when it is resumed, not hidden here.

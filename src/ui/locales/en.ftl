@@ -304,7 +304,6 @@ level-insane = Insane
 mode-archimedes = Archimedes:
 mode-archimedes-tip = Archimedes: ships move like chess queens; a ship that sees three enemy ships sinks.
 home-resume-archimedes = Continue the game of Archimedes
-friend-archimedes-later = Archimedes between friends is not in the window yet: choose a sea battle to host.
 arch-menu = Menu
 arch-score = You: { $mine } { $mine ->
     [one] ship
@@ -342,3 +341,21 @@ arch-last = Last move: { $move }
 arch-sunk = Sunk: { $cells }
 arch-rules-title = How to play Archimedes
 arch-rule-start = Each fleet starts as a triangle in its corner: yours bottom left, the computer's top right; you move first.
+arch-against-friend = Against your friend · board { $side }×{ $side }
+arch-your-fleet-top = Your fleet (top right)
+arch-friend-fleet-bottom = Your friend's fleet (bottom left)
+arch-friend-fleet-top = Your friend's fleet (top right)
+arch-friend-move = Your friend's move…
+arch-settling = The game is over; waiting for your friend's word on the result…
+arch-results-friend = Ships lost — you: { $mine }, your friend: { $theirs }. Moves played: { $moves }.
+arch-why-both-resigned = Both players resigned at once.
+arch-why-forfeit = A move was owed past its time.
+arch-why-lie = A proven lie: { $lie }
+arch-friend-left = Your friend left the table.
+arch-score-friend = You: { $mine } { $mine ->
+    [one] ship
+   *[other] ships
+} · Friend: { $theirs } { $theirs ->
+    [one] ship
+   *[other] ships
+} · Moves: { $moves }

@@ -322,7 +322,6 @@ level-insane = Безумный
 mode-archimedes = Архимед:
 mode-archimedes-tip = Архимед: корабли ходят как шахматные ферзи; корабль, который видит три вражеских корабля, тонет.
 home-resume-archimedes = Продолжить партию в Архимед
-friend-archimedes-later = Архимед с другом в окне пока недоступен: выберите морской бой, чтобы открыть стол.
 arch-menu = Меню
 arch-score = Вы: { $mine } { $mine ->
     [one] корабль
@@ -362,3 +361,23 @@ arch-last = Последний ход: { $move }
 arch-sunk = Потоплены: { $cells }
 arch-rules-title = Как играть в Архимед
 arch-rule-start = Каждый флот стоит треугольником в своём углу: ваш — внизу слева, флот компьютера — вверху справа; первый ход ваш.
+arch-against-friend = Против друга · доска { $side }×{ $side }
+arch-your-fleet-top = Ваш флот (вверху справа)
+arch-friend-fleet-bottom = Флот друга (внизу слева)
+arch-friend-fleet-top = Флот друга (вверху справа)
+arch-friend-move = Ход друга…
+arch-settling = Партия окончена; ждём, что друг скажет о результате…
+arch-results-friend = Потеряно кораблей — вы: { $mine }, друг: { $theirs }. Сыграно ходов: { $moves }.
+arch-why-both-resigned = Оба игрока сдались одновременно.
+arch-why-forfeit = Ход не сделан вовремя.
+arch-why-lie = Доказанная ложь: { $lie }
+arch-friend-left = Друг покинул стол.
+arch-score-friend = Вы: { $mine } { $mine ->
+    [one] корабль
+    [few] корабля
+   *[other] кораблей
+} · Друг: { $theirs } { $theirs ->
+    [one] корабль
+    [few] корабля
+   *[other] кораблей
+} · Ходов: { $moves }

@@ -322,7 +322,6 @@ level-insane = Божевільний
 mode-archimedes = Архімед:
 mode-archimedes-tip = Архімед: кораблі ходять як шахові ферзі; корабель, який бачить три ворожі кораблі, тоне.
 home-resume-archimedes = Продовжити партію в Архімеда
-friend-archimedes-later = Архімед із другом у вікні ще не доступний: оберіть морський бій, щоб відкрити стіл.
 arch-menu = Меню
 arch-score = Ви: { $mine } { $mine ->
     [one] корабель
@@ -362,3 +361,23 @@ arch-last = Останній хід: { $move }
 arch-sunk = Потоплено: { $cells }
 arch-rules-title = Як грати в Архімеда
 arch-rule-start = Кожен флот стоїть трикутником у своєму куті: ваш — внизу ліворуч, флот комп'ютера — угорі праворуч; перший хід ваш.
+arch-against-friend = Проти друга · дошка { $side }×{ $side }
+arch-your-fleet-top = Ваш флот (угорі праворуч)
+arch-friend-fleet-bottom = Флот друга (внизу ліворуч)
+arch-friend-fleet-top = Флот друга (угорі праворуч)
+arch-friend-move = Хід друга…
+arch-settling = Партію завершено; чекаємо, що друг скаже про результат…
+arch-results-friend = Втрачено кораблів — ви: { $mine }, друг: { $theirs }. Зіграно ходів: { $moves }.
+arch-why-both-resigned = Обидва гравці здалися одночасно.
+arch-why-forfeit = Хід не зробили вчасно.
+arch-why-lie = Доведена неправда: { $lie }
+arch-friend-left = Друг залишив стіл.
+arch-score-friend = Ви: { $mine } { $mine ->
+    [one] корабель
+    [few] кораблі
+   *[other] кораблів
+} · Друг: { $theirs } { $theirs ->
+    [one] корабель
+    [few] кораблі
+   *[other] кораблів
+} · Ходів: { $moves }
