@@ -576,26 +576,13 @@ impl Session {
         now: Millis,
     ) -> Result<Self, super::RestoreError> {
         use super::RestoreError;
-        let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
-        if !bytes.starts_with(&MAGIC) {
-            return Err(malformed(&"not an Archimedes table"));
-        }
-        let (saved, rest) = postcard::take_from_bytes::<Saved>(bytes).map_err(|e| malformed(&e))?;
-        if !rest.is_empty() {
-            return Err(malformed(&"trailing bytes"));
-        }
+        let saved: Saved = super::snapshot::decode(bytes, &MAGIC, "not an Archimedes table")?;
         if saved.key != identity.public() {
             return Err(RestoreError::Identity);
         }
         let me = wire::from_seat(saved.seat);
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
-        let frames = journal.get(..saved.journal as usize).ok_or_else(|| {
-            malformed(&format_args!(
-                "the snapshot counts {} frames in the transcript, which holds {}",
-                saved.journal,
-                journal.len()
-            ))
-        })?;
+        let frames = super::snapshot::journal_prefix(journal, saved.journal)?;
         for (index, frame) in frames.iter().enumerate() {
             session
                 .table

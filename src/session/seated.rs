@@ -112,10 +112,101 @@ pub trait TableSession: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize;
 }
 
+/// The methods both sessions have under the same name and meaning, forwarded.
+macro_rules! forward {
+    () => {
+        fn guest(identity: Identity, secret: Hash) -> Self {
+            Self::guest(identity, secret)
+        }
+        fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
+            Self::guest_by_code(identity, secret, key)
+        }
+        fn expect_code(&mut self, key: CodeKey) {
+            Self::expect_code(self, key);
+        }
+        fn seat(&self) -> Seat {
+            Self::seat(self)
+        }
+        fn table_id(&self) -> Hash {
+            self.table().id()
+        }
+        fn key(&self, seat: Seat) -> Option<Hash> {
+            self.table().key(seat)
+        }
+        fn left(&self, seat: Seat) -> bool {
+            self.table().left(seat)
+        }
+        fn settled(&self) -> bool {
+            self.table().settled().is_some()
+        }
+        fn game_open(&self) -> bool {
+            self.table().game_id().is_some()
+        }
+        fn games_begun(&self) -> u32 {
+            self.table().game_number().map_or(0, |n| n + 1)
+        }
+        fn claimant(&self) -> Option<Seat> {
+            self.table().pending_claim().map(|c| c.claimant)
+        }
+        fn grace_ms(&self) -> Option<u32> {
+            self.table().settings().map(|s| s.grace_ms)
+        }
+        fn peer_gone(&self) -> Option<&str> {
+            Self::peer_gone(self)
+        }
+        fn score(&self) -> [u32; 2] {
+            Self::score(self)
+        }
+        fn sync_wire(&self) -> Vec<u8> {
+            Self::sync_wire(self)
+        }
+        fn poll_wire(&mut self) -> Option<Vec<u8>> {
+            Self::poll_wire(self)
+        }
+        fn has_outgoing(&self) -> bool {
+            Self::has_outgoing(self)
+        }
+        fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
+            Self::handle_wire(self, now, bytes)
+        }
+        fn handle_timeout(&mut self, now: Millis) {
+            Self::handle_timeout(self, now);
+        }
+        fn poll_timeout(&self) -> Option<Millis> {
+            Self::poll_timeout(self)
+        }
+        fn handle_command(
+            &mut self,
+            now: Millis,
+            command: Self::Command,
+        ) -> Result<(), CommandError> {
+            Self::handle_command(self, now, command)
+        }
+        fn poll_event(&mut self) -> Option<Self::Event> {
+            Self::poll_event(self)
+        }
+        fn transcript_file(&self) -> Vec<u8> {
+            self.table().transcript_file()
+        }
+        fn save_state(&self) -> Vec<u8> {
+            Self::save_state(self)
+        }
+        fn restore_with(
+            identity: Identity,
+            bytes: &[u8],
+            journal: &[SavedFrame],
+            now: Millis,
+        ) -> Result<Self, RestoreError> {
+            Self::restore_with(identity, bytes, journal, now)
+        }
+    };
+}
+
 impl TableSession for super::Session {
     type Command = super::Command;
     type Event = super::Event;
     const GAME: TableGame = TableGame::Sea;
+    forward!();
     fn plays(game: &proto::GameKind) -> bool {
         !matches!(game, proto::GameKind::Archimedes { .. })
     }
@@ -123,77 +214,11 @@ impl TableSession for super::Session {
     fn host(identity: Identity, secret: Hash, settings: proto::Settings, timer: bool) -> Self {
         Self::host(identity, secret, settings).with_timer(timer)
     }
-    fn guest(identity: Identity, secret: Hash) -> Self {
-        Self::guest(identity, secret)
-    }
-    fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
-        Self::guest_by_code(identity, secret, key)
-    }
-    fn expect_code(&mut self, key: CodeKey) {
-        Self::expect_code(self, key);
-    }
-    fn seat(&self) -> Seat {
-        Self::seat(self)
-    }
-    fn table_id(&self) -> Hash {
-        self.table().id()
-    }
-    fn key(&self, seat: Seat) -> Option<Hash> {
-        self.table().key(seat)
-    }
-    fn left(&self, seat: Seat) -> bool {
-        self.table().left(seat)
-    }
-    fn settled(&self) -> bool {
-        self.table().settled().is_some()
-    }
-    fn game_open(&self) -> bool {
-        self.table().game_id().is_some()
-    }
-    fn games_begun(&self) -> u32 {
-        self.table().game_number().map_or(0, |n| n + 1)
-    }
-    fn claimant(&self) -> Option<Seat> {
-        self.table().pending_claim().map(|c| c.claimant)
-    }
-    fn grace_ms(&self) -> Option<u32> {
-        self.table().settings().map(|s| s.grace_ms)
-    }
-    fn peer_gone(&self) -> Option<&str> {
-        Self::peer_gone(self)
-    }
-    fn score(&self) -> [u32; 2] {
-        Self::score(self)
-    }
-    fn sync_wire(&self) -> Vec<u8> {
-        Self::sync_wire(self)
-    }
-    fn poll_wire(&mut self) -> Option<Vec<u8>> {
-        Self::poll_wire(self)
-    }
-    fn has_outgoing(&self) -> bool {
-        Self::has_outgoing(self)
-    }
-    fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        Self::handle_wire(self, now, bytes)
-    }
-    fn handle_timeout(&mut self, now: Millis) {
-        Self::handle_timeout(self, now);
-    }
-    fn poll_timeout(&self) -> Option<Millis> {
-        Self::poll_timeout(self)
-    }
-    fn handle_command(&mut self, now: Millis, command: Self::Command) -> Result<(), CommandError> {
-        Self::handle_command(self, now, command)
-    }
     fn leave(reason: String) -> Self::Command {
         super::Command::Leave(reason)
     }
     fn is_leave(command: &Self::Command) -> bool {
         matches!(command, super::Command::Leave(_))
-    }
-    fn poll_event(&mut self) -> Option<Self::Event> {
-        Self::poll_event(self)
     }
     fn internal(event: &Self::Event) -> Option<&str> {
         match event {
@@ -219,20 +244,6 @@ impl TableSession for super::Session {
     fn is_whole(&self) -> bool {
         self.table().is_whole()
     }
-    fn transcript_file(&self) -> Vec<u8> {
-        self.table().transcript_file()
-    }
-    fn save_state(&self) -> Vec<u8> {
-        Self::save_state(self)
-    }
-    fn restore_with(
-        identity: Identity,
-        bytes: &[u8],
-        journal: &[SavedFrame],
-        now: Millis,
-    ) -> Result<Self, RestoreError> {
-        Self::restore_with(identity, bytes, journal, now)
-    }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         let mut check = crate::fair::table::Table::new(table);
         frames
@@ -250,6 +261,7 @@ impl TableSession for super::archimedes::Session {
     type Command = super::archimedes::Command;
     type Event = super::archimedes::Event;
     const GAME: TableGame = TableGame::Archimedes;
+    forward!();
     fn plays(game: &proto::GameKind) -> bool {
         matches!(game, proto::GameKind::Archimedes { .. })
     }
@@ -257,77 +269,11 @@ impl TableSession for super::archimedes::Session {
     fn host(identity: Identity, secret: Hash, settings: proto::Settings, _: bool) -> Self {
         Self::host(identity, secret, settings)
     }
-    fn guest(identity: Identity, secret: Hash) -> Self {
-        Self::guest(identity, secret)
-    }
-    fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
-        Self::guest_by_code(identity, secret, key)
-    }
-    fn expect_code(&mut self, key: CodeKey) {
-        Self::expect_code(self, key);
-    }
-    fn seat(&self) -> Seat {
-        Self::seat(self)
-    }
-    fn table_id(&self) -> Hash {
-        self.table().id()
-    }
-    fn key(&self, seat: Seat) -> Option<Hash> {
-        self.table().key(seat)
-    }
-    fn left(&self, seat: Seat) -> bool {
-        self.table().left(seat)
-    }
-    fn settled(&self) -> bool {
-        self.table().settled().is_some()
-    }
-    fn game_open(&self) -> bool {
-        self.table().game_id().is_some()
-    }
-    fn games_begun(&self) -> u32 {
-        self.table().game_number().map_or(0, |n| n + 1)
-    }
-    fn claimant(&self) -> Option<Seat> {
-        self.table().pending_claim().map(|c| c.claimant)
-    }
-    fn grace_ms(&self) -> Option<u32> {
-        self.table().settings().map(|s| s.grace_ms)
-    }
-    fn peer_gone(&self) -> Option<&str> {
-        Self::peer_gone(self)
-    }
-    fn score(&self) -> [u32; 2] {
-        Self::score(self)
-    }
-    fn sync_wire(&self) -> Vec<u8> {
-        Self::sync_wire(self)
-    }
-    fn poll_wire(&mut self) -> Option<Vec<u8>> {
-        Self::poll_wire(self)
-    }
-    fn has_outgoing(&self) -> bool {
-        Self::has_outgoing(self)
-    }
-    fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        Self::handle_wire(self, now, bytes)
-    }
-    fn handle_timeout(&mut self, now: Millis) {
-        Self::handle_timeout(self, now);
-    }
-    fn poll_timeout(&self) -> Option<Millis> {
-        Self::poll_timeout(self)
-    }
-    fn handle_command(&mut self, now: Millis, command: Self::Command) -> Result<(), CommandError> {
-        Self::handle_command(self, now, command)
-    }
     fn leave(reason: String) -> Self::Command {
         super::archimedes::Command::Leave(reason)
     }
     fn is_leave(command: &Self::Command) -> bool {
         matches!(command, super::archimedes::Command::Leave(_))
-    }
-    fn poll_event(&mut self) -> Option<Self::Event> {
-        Self::poll_event(self)
     }
     fn internal(event: &Self::Event) -> Option<&str> {
         match event {
@@ -350,20 +296,6 @@ impl TableSession for super::archimedes::Session {
     }
     fn is_whole(&self) -> bool {
         true
-    }
-    fn transcript_file(&self) -> Vec<u8> {
-        self.table().transcript_file()
-    }
-    fn save_state(&self) -> Vec<u8> {
-        Self::save_state(self)
-    }
-    fn restore_with(
-        identity: Identity,
-        bytes: &[u8],
-        journal: &[SavedFrame],
-        now: Millis,
-    ) -> Result<Self, RestoreError> {
-        Self::restore_with(identity, bytes, journal, now)
     }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         let mut check = crate::fair::archimedes::Table::new(table);

@@ -150,13 +150,7 @@ impl Session {
         now: super::Millis,
     ) -> Result<Self, RestoreError> {
         let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
-        if !bytes.starts_with(&MAGIC) {
-            return Err(malformed(&"wrong magic"));
-        }
-        let (saved, rest) = postcard::take_from_bytes::<Saved>(bytes).map_err(|e| malformed(&e))?;
-        if !rest.is_empty() {
-            return Err(malformed(&"trailing bytes"));
-        }
+        let saved: Saved = decode(bytes, &MAGIC, "wrong magic")?;
         if saved.key != identity.public() {
             return Err(RestoreError::Identity);
         }
@@ -164,13 +158,7 @@ impl Session {
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
         session.timer = saved.timer;
         session.table = Table::for_seat(table_id(&saved.secret), me);
-        let from_journal = journal.get(..saved.journal as usize).ok_or_else(|| {
-            malformed(&format_args!(
-                "the snapshot counts {} frames in the transcript, which holds {}",
-                saved.journal,
-                journal.len()
-            ))
-        })?;
+        let from_journal = journal_prefix(journal, saved.journal)?;
         for (index, frame) in from_journal.iter().chain(&saved.frames).enumerate() {
             session
                 .table
@@ -241,4 +229,36 @@ impl Session {
         session.refresh_wait(now);
         Ok(session)
     }
+}
+
+/// The saved value of type `T` in `bytes`, which start with `magic` (`wrong`: what
+/// other bytes are taken for) and hold nothing after it.
+pub(super) fn decode<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    wrong: &str,
+) -> Result<T, RestoreError> {
+    let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
+    if !bytes.starts_with(magic) {
+        return Err(malformed(&wrong));
+    }
+    let (saved, rest) = postcard::take_from_bytes::<T>(bytes).map_err(|e| malformed(&e))?;
+    if !rest.is_empty() {
+        return Err(malformed(&"trailing bytes"));
+    }
+    Ok(saved)
+}
+
+/// The first `count` frames of a table's transcript file, which a snapshot counts
+/// as its own (frames after them were appended just before a crash, never sent).
+pub(super) fn journal_prefix(
+    journal: &[SavedFrame],
+    count: u32,
+) -> Result<&[SavedFrame], RestoreError> {
+    journal.get(..count as usize).ok_or_else(|| {
+        RestoreError::Malformed(format!(
+            "the snapshot counts {count} frames in the transcript, which holds {}",
+            journal.len()
+        ))
+    })
 }

@@ -2,11 +2,13 @@
 //! tables of computer players over TCP and QUIC, a guest that learns the game from
 //! the host, a side killed or crashed mid-game and resumed, and a person typing moves.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use armada::fair::verify::{Outcome, verify};
 
-use crate::net::{Process, both_succeed};
+use crate::net::{
+    Bots, Process, both_succeed, crashed_after_send_and_resumed, killed_and_resumed, two_bots_with,
+};
 
 /// The one transcript saved in `data`, verified: honest, Archimedes, `games` games
 /// each with a settled verdict and at least one move.
@@ -28,46 +30,27 @@ fn assert_honest_archimedes(data: &Path, games: usize) {
     }
 }
 
-/// A medium host on a 6×6 board and an easy guest, two games, in `dir`; `env` is
-/// added to the host's and the guest's environment.
-fn two_bots(
-    dir: &Path,
-    listen: &str,
-    env: [&[(&str, &str)]; 2],
-) -> (Process, Process, PathBuf, PathBuf) {
-    let (host_data, guest_data) = (dir.join("host"), dir.join("guest"));
-    let host = Process::start_with(
-        &[
-            "host",
-            "--game",
-            "archimedes",
-            "--size",
-            "6",
-            "--bot",
-            "medium",
-            "--games",
-            "2",
-            "--listen",
-            listen,
-        ],
-        &host_data,
-        env[0],
-    );
-    let link = host.line_starting("armada://join/");
-    // The guest is not told the game: the host's settings say it.
-    let guest = Process::start_with(
-        &[
-            "join", &link, "--bot", "easy", "--games", "2", "--listen", listen,
-        ],
-        &guest_data,
-        env[1],
-    );
-    (host, guest, host_data, guest_data)
-}
+/// A medium host on a 6×6 board and an easy guest, two games; the guest is not
+/// told the game: the host's settings say it.
+const ARCHIMEDES: Bots = Bots {
+    host: &[
+        "--game",
+        "archimedes",
+        "--size",
+        "6",
+        "--bot",
+        "medium",
+        "--games",
+        "2",
+    ],
+    guest: &["--bot", "easy", "--games", "2"],
+    honest: |data| assert_honest_archimedes(data, 2),
+};
 
 fn bot_table(listen: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, [&[], &[]]);
+    let (host, guest, host_data, guest_data) =
+        two_bots_with(&ARCHIMEDES, dir.path(), listen, [&[], &[]]);
     assert!(
         guest.wait_for("game 1 started"),
         "the guest plays the host's game"
@@ -88,70 +71,19 @@ fn two_processes_play_a_whole_archimedes_table_over_quic() {
     bot_table("/ip4/127.0.0.1/udp/0/quic-v1");
 }
 
-/// Resumes the table saved in `data`; it and the `survivor` finish cleanly, and
-/// both sides' transcripts hold two honest games.
-fn resume_and_finish(survivor: Process, data: &Path, listen: &str, sides: [&Path; 2]) {
-    let resumed = Process::start(&["resume", "--listen", listen], data);
-    assert!(
-        resumed.wait_for("resuming table"),
-        "resume finds the Archimedes table"
-    );
-    let (resumed_code, resumed_err) = resumed.finish();
-    let (survivor_code, survivor_err) = survivor.finish();
-    assert_eq!(
-        (resumed_code, survivor_code),
-        (0, 0),
-        "{resumed_err}\n{survivor_err}"
-    );
-    for side in sides {
-        assert_honest_archimedes(side, 2);
-    }
-}
-
 #[test]
 fn an_archimedes_side_killed_mid_game_resumes_and_the_table_finishes() {
-    for victim in ["guest", "host"] {
-        let dir = tempfile::tempdir().unwrap();
-        let listen = "/ip4/127.0.0.1/tcp/0";
-        let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, [&[], &[]]);
-        let (survivor, doomed, data) = if victim == "host" {
-            (guest, host, &host_data)
-        } else {
-            (host, guest, &guest_data)
-        };
-        // A few moves into the first game.
-        assert!(doomed.wait_for("game 1 started"));
-        for _ in 0..3 {
-            assert!(doomed.wait_for(": "), "the {victim} saw moves");
-        }
-        doomed.kill();
-        resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
-    }
+    killed_and_resumed(&ARCHIMEDES, "guest", "game 1 started");
+    killed_and_resumed(&ARCHIMEDES, "host", "game 1 started");
+    killed_and_resumed(&ARCHIMEDES, "guest", "they: ");
 }
 
 #[test]
 fn an_archimedes_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
     // At the start of the first game, and further on.
-    for (victim, nth) in [("guest", 2), ("host", 5), ("guest", 9)] {
-        let dir = tempfile::tempdir().unwrap();
-        let listen = "/ip4/127.0.0.1/tcp/0";
-        let n = nth.to_string();
-        let crash: &[(&str, &str)] = &[("ARMADA_ABORT_AFTER_SEND", &n)];
-        let env = if victim == "host" {
-            [crash, &[]]
-        } else {
-            [&[], crash]
-        };
-        let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen, env);
-        let (survivor, doomed, data) = if victim == "host" {
-            (guest, host, &host_data)
-        } else {
-            (host, guest, &guest_data)
-        };
-        let (code, _) = doomed.finish();
-        assert_ne!(code, 0, "the {victim} should have died after message {nth}");
-        resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
-    }
+    crashed_after_send_and_resumed(&ARCHIMEDES, "guest", 2);
+    crashed_after_send_and_resumed(&ARCHIMEDES, "host", 5);
+    crashed_after_send_and_resumed(&ARCHIMEDES, "guest", 9);
 }
 
 #[test]

@@ -123,32 +123,42 @@ pub(crate) fn assert_honest(data: &Path, games: usize) {
     assert_eq!(report.games.len(), games);
 }
 
-/// A hard host and a medium guest at a two-game table in `dir`: (host, guest, their
-/// data directories).
-fn two_bots(dir: &Path, listen: &str) -> (Process, Process, PathBuf, PathBuf) {
-    two_bots_with(dir, listen, [&[], &[]])
+/// Two computer players at a two-game table: what the host's and the guest's
+/// command lines add, and the check of a side's saved table once it is done.
+pub(crate) struct Bots {
+    pub(crate) host: &'static [&'static str],
+    pub(crate) guest: &'static [&'static str],
+    pub(crate) honest: fn(&Path),
 }
 
-/// [`two_bots`] with environment variables added for the host and the guest.
-fn two_bots_with(
+/// A hard host and a medium guest at a sea battle.
+const SEA: Bots = Bots {
+    host: &["--bot", "hard", "--games", "2"],
+    guest: &["--bot", "medium", "--games", "2"],
+    honest: |data| assert_honest(data, 2),
+};
+
+/// [`SEA`]'s bots in `dir`: (host, guest, their data directories).
+fn two_bots(dir: &Path, listen: &str) -> (Process, Process, PathBuf, PathBuf) {
+    two_bots_with(&SEA, dir, listen, [&[], &[]])
+}
+
+/// `bots` at a table in `dir`, with environment variables added for the host and
+/// the guest: (host, guest, their data directories).
+pub(crate) fn two_bots_with(
+    bots: &Bots,
     dir: &Path,
     listen: &str,
     env: [&[(&str, &str)]; 2],
 ) -> (Process, Process, PathBuf, PathBuf) {
     let (host_data, guest_data) = (dir.join("host"), dir.join("guest"));
-    let host = Process::start_with(
-        &["host", "--bot", "hard", "--games", "2", "--listen", listen],
-        &host_data,
-        env[0],
-    );
+    let mut args = vec!["host", "--listen", listen];
+    args.extend(bots.host);
+    let host = Process::start_with(&args, &host_data, env[0]);
     let link = host.line_starting("armada://join/");
-    let guest = Process::start_with(
-        &[
-            "join", &link, "--bot", "medium", "--games", "2", "--listen", listen,
-        ],
-        &guest_data,
-        env[1],
-    );
+    let mut args = vec!["join", &link, "--listen", listen];
+    args.extend(bots.guest);
+    let guest = Process::start_with(&args, &guest_data, env[1]);
     (host, guest, host_data, guest_data)
 }
 
@@ -299,10 +309,10 @@ impl Drop for Process {
 /// Kills one side with SIGKILL when its output shows `text`, restarts it with
 /// `armada resume`, and checks that the table still ends complete and honest at
 /// both sides, with one chain per peer (an equivocation would be a proven lie).
-fn killed_and_resumed(victim: &str, text: &str) {
+pub(crate) fn killed_and_resumed(bots: &Bots, victim: &str, text: &str) {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let (host, guest, host_data, guest_data) = two_bots(dir.path(), listen);
+    let (host, guest, host_data, guest_data) = two_bots_with(bots, dir.path(), listen, [&[], &[]]);
     let (survivor, doomed, data) = if victim == "host" {
         (guest, host, &host_data)
     } else {
@@ -310,12 +320,12 @@ fn killed_and_resumed(victim: &str, text: &str) {
     };
     assert!(doomed.wait_for(text), "the {victim} never printed {text:?}");
     doomed.kill();
-    resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
+    resume_and_finish(bots, survivor, data, listen, [&host_data, &guest_data]);
 }
 
 /// Resumes the table saved in `data`; it and the `survivor` finish cleanly and both
-/// sides' transcripts hold two honest games.
-fn resume_and_finish(survivor: Process, data: &Path, listen: &str, sides: [&Path; 2]) {
+/// sides' transcripts pass the `bots`' check.
+fn resume_and_finish(bots: &Bots, survivor: Process, data: &Path, listen: &str, sides: [&Path; 2]) {
     let resumed = Process::start(&["resume", "--listen", listen], data);
     let (resumed_code, resumed_err) = resumed.finish();
     let (survivor_code, survivor_err) = survivor.finish();
@@ -325,13 +335,13 @@ fn resume_and_finish(survivor: Process, data: &Path, listen: &str, sides: [&Path
         "{resumed_err}\n{survivor_err}"
     );
     for side in sides {
-        assert_honest(side, 2);
+        (bots.honest)(side);
     }
 }
 
 /// The `victim` dies right after sending its `nth` game message (before it could
 /// save or see anything after it), is resumed, and the table finishes honest.
-fn crashed_after_send_and_resumed(victim: &str, nth: u32) {
+pub(crate) fn crashed_after_send_and_resumed(bots: &Bots, victim: &str, nth: u32) {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let n = nth.to_string();
@@ -341,7 +351,7 @@ fn crashed_after_send_and_resumed(victim: &str, nth: u32) {
     } else {
         [&[], crash]
     };
-    let (host, guest, host_data, guest_data) = two_bots_with(dir.path(), listen, env);
+    let (host, guest, host_data, guest_data) = two_bots_with(bots, dir.path(), listen, env);
     let (survivor, doomed, data) = if victim == "host" {
         (guest, host, &host_data)
     } else {
@@ -349,15 +359,15 @@ fn crashed_after_send_and_resumed(victim: &str, nth: u32) {
     };
     let (code, _) = doomed.finish();
     assert_ne!(code, 0, "the {victim} should have died after message {nth}");
-    resume_and_finish(survivor, data, listen, [&host_data, &guest_data]);
+    resume_and_finish(bots, survivor, data, listen, [&host_data, &guest_data]);
 }
 
 #[test]
 fn a_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
     // Early (commitments), mid-game and late in the first game.
-    crashed_after_send_and_resumed("guest", 3);
-    crashed_after_send_and_resumed("host", 30);
-    crashed_after_send_and_resumed("guest", 60);
+    crashed_after_send_and_resumed(&SEA, "guest", 3);
+    crashed_after_send_and_resumed(&SEA, "host", 30);
+    crashed_after_send_and_resumed(&SEA, "guest", 60);
 }
 
 #[test]
@@ -464,16 +474,16 @@ fn a_guest_whose_save_was_damaged_is_refused_and_the_host_is_told_at_once() {
 
 #[test]
 fn the_guest_killed_mid_game_resumes_and_the_table_finishes() {
-    killed_and_resumed("guest", "game 1 started");
-    killed_and_resumed("guest", "air strike");
-    killed_and_resumed("guest", "game 2 started");
+    killed_and_resumed(&SEA, "guest", "game 1 started");
+    killed_and_resumed(&SEA, "guest", "air strike");
+    killed_and_resumed(&SEA, "guest", "game 2 started");
 }
 
 #[test]
 fn the_host_killed_mid_game_resumes_and_the_table_finishes() {
-    killed_and_resumed("host", "game 1 started");
-    killed_and_resumed("host", "air strike");
-    killed_and_resumed("host", "score");
+    killed_and_resumed(&SEA, "host", "game 1 started");
+    killed_and_resumed(&SEA, "host", "air strike");
+    killed_and_resumed(&SEA, "host", "score");
 }
 
 #[test]

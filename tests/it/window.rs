@@ -892,19 +892,23 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
     std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(status.success(), "{stderr}");
     for side in ["host", "guest"] {
-        let tables = dir.path().join(side).join("tables");
-        let transcript = std::fs::read_dir(&tables)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.extension().is_some_and(|x| x == "armada"))
-            .unwrap();
-        let report = armada::fair::verify::verify(&std::fs::read(transcript).unwrap());
+        let report = saved_report(&dir.path().join(side));
         assert_eq!(
             report.outcome,
             armada::fair::verify::Outcome::Honest,
             "{side}"
         );
     }
+}
+
+/// `armada verify`'s report of the one table saved in the data directory `data`.
+fn saved_report(data: &std::path::Path) -> armada::fair::verify::Report {
+    let transcript = std::fs::read_dir(data.join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "armada"))
+        .unwrap();
+    armada::fair::verify::verify(&std::fs::read(transcript).unwrap())
 }
 
 #[test]
@@ -2389,25 +2393,7 @@ fn play_archimedes_by_clicks(harness: &mut Harness<'_, Armada>) -> usize {
         if has(harness, "The game is over.") {
             return moves;
         }
-        let ships: Vec<String> = harness
-            .query_all_by_label_contains(": your ship")
-            .filter_map(|n| n.accesskit_node().label())
-            .collect();
-        let mut moved = false;
-        for ship in ships {
-            click(harness, &ship);
-            let dot = harness
-                .query_all_by_label_contains(": move here")
-                .find_map(|n| n.accesskit_node().label());
-            if let Some(dot) = dot {
-                click(harness, &dot);
-                moved = true;
-                break;
-            }
-            // No move for this ship: put it down again.
-            click(harness, &ship);
-        }
-        assert!(moved, "none of my ships could move, yet the game goes on");
+        one_archimedes_move_by_clicks(harness);
     }
     panic!("a game of 400 moves");
 }
@@ -2573,6 +2559,7 @@ fn one_archimedes_move_by_clicks(harness: &mut Harness<'_, Armada>) {
             click(harness, &dot);
             return;
         }
+        // No move for this ship: put it down again.
         click(harness, &ship);
     }
     panic!("none of my ships could move, yet it is my move");
@@ -2664,13 +2651,7 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
     });
     // Each side's transcript is the same honest record of two games.
     for side in ["host", "guest"] {
-        let tables = dir.path().join(side).join("tables");
-        let file = std::fs::read_dir(&tables)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.extension().is_some_and(|x| x == "armada"))
-            .unwrap();
-        let report = armada::fair::verify::verify(&std::fs::read(file).unwrap());
+        let report = saved_report(&dir.path().join(side));
         assert_eq!(
             report.outcome,
             armada::fair::verify::Outcome::Honest,
