@@ -38,6 +38,9 @@ pub(super) struct ArchPlay {
     start: [usize; 2],
     /// The game's result was handed to the totals (which count it once by its id).
     counted: bool,
+    /// Reduce motion: the red lines of a sinking do not fade; they stay, steady,
+    /// until the next move.
+    pub(super) calm: bool,
 }
 
 /// What the screen asks of the window.
@@ -64,6 +67,7 @@ impl ArchPlay {
             rules: false,
             start,
             counted: false,
+            calm: false,
         }
     }
 
@@ -86,6 +90,9 @@ impl ArchPlay {
         for seen in self.table.poll(now) {
             match seen {
                 Seen::Played(played) => {
+                    if self.calm {
+                        self.flashes.clear();
+                    }
                     self.last = Some(played.mv);
                     self.last_sunk = played.sunk().map(|s| s.cell).collect();
                     if !played.waves.is_empty() {
@@ -103,8 +110,16 @@ impl ArchPlay {
                 }
             }
         }
+        if self.calm {
+            // Steady: drawn as they were at their start, until the next move.
+            for (_, at) in &mut self.flashes {
+                *at = now;
+            }
+        }
         self.flashes.retain(|(_, at)| now < at + FLASH_MS);
-        let flash = self.flashes.iter().map(|(_, at)| at + FLASH_MS).min();
+        let flash = (!self.calm)
+            .then(|| self.flashes.iter().map(|(_, at)| at + FLASH_MS).min())
+            .flatten();
         [self.table.poll_timeout(), flash]
             .into_iter()
             .flatten()
@@ -659,6 +674,7 @@ impl Armada {
         let Some(play) = &mut self.arch else {
             return;
         };
+        play.calm = self.prefs.reduce_motion;
         if let Some(at) = play.tick(now) {
             let wait = at.saturating_sub(now).clamp(16, 500);
             ui.ctx()
@@ -733,5 +749,49 @@ impl Armada {
         {
             tracing::warn!(%error, "cannot save the totals");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::arch::Sunk;
+
+    fn play() -> ArchPlay {
+        let table = ArchimedesTable::new(6, Level::Easy, None, 1).unwrap();
+        ArchPlay::new(ArchTable::Computer(Box::new(table)))
+    }
+
+    fn sinking() -> Played {
+        let c = |s: &str| Coord::parse(s, crate::rules::BoardSize::new(6).unwrap()).unwrap();
+        Played {
+            side: Side::First,
+            mv: Move {
+                from: c("A1"),
+                to: c("A2"),
+            },
+            waves: vec![vec![Sunk {
+                cell: c("D4"),
+                side: Side::Second,
+                by: vec![c("A2"), c("B1"), c("C1")],
+            }]],
+            ending: None,
+        }
+    }
+
+    /// The red lines fade out after a moment; with Reduce motion they stay steady
+    /// until the next move instead.
+    #[test]
+    fn red_lines_fade_unless_motion_is_reduced() {
+        let mut moving = play();
+        moving.flashes.push((sinking(), 0));
+        moving.tick(FLASH_MS + 1);
+        assert!(moving.flashes.is_empty(), "faded out");
+        let mut calm = play();
+        calm.calm = true;
+        calm.flashes.push((sinking(), 0));
+        calm.tick(FLASH_MS * 10);
+        assert_eq!(calm.flashes.len(), 1, "still there, long after");
+        assert_eq!(calm.flashes[0].1, FLASH_MS * 10, "drawn at full strength");
     }
 }
