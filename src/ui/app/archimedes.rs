@@ -32,15 +32,21 @@ pub(super) struct ArchPlay {
     cursor: Option<Coord>,
     /// The ships the last move sank (a faint cross stays on each until the next move).
     last_sunk: Vec<Coord>,
-    paused: bool,
-    /// The short rules, shown from the pause menu.
-    rules: bool,
+    menu: Menu,
     start: [usize; 2],
     /// The game's result was handed to the totals (which count it once by its id).
     counted: bool,
     /// Reduce motion: the red lines of a sinking do not fade; they stay, steady,
     /// until the next move.
     pub(super) calm: bool,
+}
+
+/// The pause menu: closed, open, or open with the short rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Menu {
+    Closed,
+    Open,
+    Rules,
 }
 
 /// What the screen asks of the window.
@@ -63,8 +69,7 @@ impl ArchPlay {
             last,
             cursor: None,
             last_sunk: Vec::new(),
-            paused: false,
-            rules: false,
+            menu: Menu::Closed,
             start,
             counted: false,
             calm: false,
@@ -106,7 +111,7 @@ impl ArchPlay {
                     self.flashes.clear();
                     self.last = None;
                     self.last_sunk.clear();
-                    self.paused = false;
+                    self.menu = Menu::Closed;
                 }
             }
         }
@@ -132,7 +137,10 @@ impl ArchPlay {
         let me = self.me();
         ui.horizontal(|ui| {
             if ui.button(t.get("arch-menu")).clicked() {
-                self.paused = !self.paused;
+                self.menu = match self.menu {
+                    Menu::Closed => Menu::Open,
+                    Menu::Open | Menu::Rules => Menu::Closed,
+                };
             }
             ui.add_space(12.0);
             ui.label(
@@ -142,9 +150,9 @@ impl ArchPlay {
             );
         });
         ui.add_space(4.0);
-        if self.paused {
+        if self.menu != Menu::Closed {
             asked = self.pause_menu(ui, t);
-            if self.rules {
+            if self.menu == Menu::Rules {
                 ui.add_space(8.0);
                 for id in [
                     "arch-rule-move",
@@ -263,19 +271,21 @@ impl ArchPlay {
         ui.heading(t.get("arch-paused"));
         ui.horizontal(|ui| {
             if ui.button(t.get("arch-continue")).clicked() {
-                self.paused = false;
-                self.rules = false;
+                self.menu = Menu::Closed;
             }
             if self.table.level().is_some() && ui.button(t.get("arch-new-game")).clicked() {
                 asked = Asked::NewGame;
             }
             if ui.button(t.get("arch-rules")).clicked() {
-                self.rules = !self.rules;
+                self.menu = match self.menu {
+                    Menu::Rules => Menu::Open,
+                    _ => Menu::Rules,
+                };
             }
             let playing = !self.table.ended();
             if playing && ui.button(t.get("arch-resign")).clicked() {
                 self.table.resign();
-                self.paused = false;
+                self.menu = Menu::Closed;
             }
             if ui.button(t.get("home")).clicked() {
                 asked = Asked::Home;
