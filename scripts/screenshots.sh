@@ -83,6 +83,27 @@ shot archimedes
 click 143 12 0.6          # the language menu
 click 140 79 1            # Русский
 shot archimedes_ru
+# Archimedes with a friend: `armada host --game archimedes` (a medium computer, on
+# loopback) is joined from a fresh window by its invite typed into the field; the
+# window learns the game from the host. E7 to E4 (sunk at once), then G5 picked up.
+kill "$app" 2>/dev/null; wait "$app" 2>/dev/null || true
+rm -rf "$data"; data=$(mktemp -d)
+"$armada" host --game archimedes --size 8 --bot medium --no-discovery \
+    --listen /ip4/127.0.0.1/tcp/0 --data-dir "$data/host" >"$data/host.txt" 2>&1 &
+host=$!
+"$armada" window --data-dir "$data/window" 2>/dev/null &
+app=$!
+sleep 4
+link=$(grep -m1 '^armada://' "$data/host.txt")
+xdotool windowfocus "$(xdotool search --name Armada | head -1)"
+click 650 257 0.5         # the invite field
+xdotool type --delay 5 "$link"
+click 856 257 5           # Join (the host moves first or second by lot)
+click 364 199             # E7
+click 364 424 4           # E4
+click 514 349 1           # G5: its green dots
+shot archimedes_friend
+kill "$host" 2>/dev/null
 # A caught liar's results: the liar is a test double, so its window test draws them.
 ARMADA_SHOTS=docs cargo test --test it -- --exact \
     window::a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results
