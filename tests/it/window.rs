@@ -2570,22 +2570,7 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = friend_window(&dir.path().join("host"));
     let mut guest = friend_window(&dir.path().join("guest"));
-    // Archimedes on 6×6 is chosen on home, then a table opened for a friend.
-    click(&mut host, "6×6");
-    click(&mut host, "Open a table");
-    until(&mut host, "the invite", |h| h.state().invite().is_some());
-    let link = host.state().invite().unwrap().to_owned();
-    let field = "Your friend's code (4821-harbor-anchor) or invite";
-    guest.get_by_label(field).focus();
-    guest.run();
-    guest.get_by_label(field).type_text(&link);
-    guest.run();
-    // The guest is not told the game: the host's table says it.
-    click(&mut guest, "Join");
-    both_until(&mut host, &mut guest, "both boards", |h, g| {
-        has(h, "You: 7 ships · Friend: 7 ships · Moves: 0")
-            && has(g, "You: 7 ships · Friend: 7 ships · Moves: 0")
-    });
+    open_archimedes_with_a_friend(&mut host, &mut guest);
     assert!(has(&host, "Against your friend · board 6×6"));
     assert!(has(&host, "Connected directly"), "loopback is direct");
     let over = |h: &Harness<'_, Armada>| has(h, "The game is over.");
@@ -2660,4 +2645,73 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
         assert_eq!(report.archimedes.len(), 2, "{side}: two games");
         assert!(report.archimedes.iter().all(|g| g.verdict.is_some()));
     }
+}
+
+/// The host's window opens an Archimedes table on 6×6 (chosen on home), and the
+/// guest's joins it by the pasted invite, not told the game: both show the board.
+fn open_archimedes_with_a_friend(
+    host: &mut Harness<'static, Armada>,
+    guest: &mut Harness<'static, Armada>,
+) {
+    click(host, "6×6");
+    click(host, "Open a table");
+    until(host, "the invite", |h| h.state().invite().is_some());
+    let link = host.state().invite().unwrap().to_owned();
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    click(guest, "Join");
+    both_until(host, guest, "both boards", |h, g| {
+        has(h, "You: 7 ships · Friend: 7 ships · Moves: 0")
+            && has(g, "You: 7 ships · Friend: 7 ships · Moves: 0")
+    });
+}
+
+#[test]
+fn an_archimedes_table_with_a_friend_resumes_after_the_window_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    open_archimedes_with_a_friend(&mut host, &mut guest);
+    // One move, seen on both boards.
+    both_until(&mut host, &mut guest, "a move due", |h, g| {
+        has(h, "Your move:") || has(g, "Your move:")
+    });
+    let guest_first = has(&guest, "Your move:");
+    let (me, other) = if guest_first {
+        (&mut guest, &mut host)
+    } else {
+        (&mut host, &mut guest)
+    };
+    one_archimedes_move_by_clicks(me);
+    both_until(me, other, "the move on both boards", |m, o| {
+        arch_moves(m) == Some(1) && arch_moves(o) == Some(1)
+    });
+    // The guest's window closes mid-game: no goodbye, the table stays open.
+    drop(guest);
+    until(&mut host, "the lost link", |h| {
+        has(h, "Connection lost — reconnecting…")
+    });
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    assert!(has(&guest, "Resume the game with your friend"));
+    click(&mut guest, "Resume the game with your friend");
+    both_until(&mut host, &mut guest, "the table again", |h, g| {
+        arch_moves(g) == Some(1) && has(h, "Connected directly") && has(g, "Connected directly")
+    });
+    assert!(has(&guest, "Against your friend · board 6×6"));
+    // The game goes on where it was: the side to move moves, the other sees it.
+    both_until(&mut host, &mut guest, "the next move due", |h, g| {
+        has(h, "Your move:") || has(g, "Your move:")
+    });
+    let (me, other) = if has(&guest, "Your move:") {
+        (&mut guest, &mut host)
+    } else {
+        (&mut host, &mut guest)
+    };
+    one_archimedes_move_by_clicks(me);
+    both_until(me, other, "the second move on both boards", |m, o| {
+        arch_moves(m) == Some(2) && arch_moves(o) == Some(2)
+    });
 }
