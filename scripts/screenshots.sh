@@ -98,7 +98,7 @@ link=$(grep -m1 '^armada://' "$data/host.txt")
 xdotool windowfocus "$(xdotool search --name Armada | head -1)"
 click 650 257 0.5         # the invite field
 xdotool type --delay 5 "$link"
-click 856 257 5           # Join (the host moves first or second by lot)
+click 856 257 5           # Join (the host moves first)
 click 364 199             # E7
 click 364 424 4           # E4
 click 514 349 1           # G5: its green dots

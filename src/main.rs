@@ -102,7 +102,7 @@ enum Command {
         #[arg(long)]
         no_timer: bool,
         /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
-        #[arg(long, value_name = "SIDE", conflicts_with = "game")]
+        #[arg(long, value_name = "SIDE")]
         classic: Option<u8>,
         /// The game: the sea battle (`sea`) or `archimedes` (with `--size`).
         #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
@@ -295,6 +295,11 @@ fn run(cli: &Cli) -> Result<u8> {
             grace,
         } => {
             let settings = if game == "archimedes" {
+                anyhow::ensure!(
+                    classic.is_none() && !*no_timer,
+                    "--classic and --no-timer are for the sea battle (Archimedes' moves are \
+                     always timed: --move-time)"
+                );
                 let size = size.unwrap_or(8);
                 let move_ms = move_time.unwrap_or(60) * 1000;
                 armada::driver::arch::Position::start(size).map_err(|e| anyhow::anyhow!(e))?;

@@ -88,7 +88,9 @@ pub trait Shell: armada::driver::Game {
 
 impl Shell for armada::driver::Session {
     fn bot(level: &str, games: u32) -> Result<Self::Bot> {
-        let level = level.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let level = level
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!("this table plays the sea battle: {e}"))?;
         Ok(armada::driver::Bot::new(level, games))
     }
     fn report(session: &Self, event: &Self::Event, person: bool) {
@@ -98,7 +100,9 @@ impl Shell for armada::driver::Session {
 
 impl Shell for armada::driver::arch_table::Session {
     fn bot(level: &str, games: u32) -> Result<Self::Bot> {
-        let level = level.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let level = level
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!("this table plays Archimedes: {e}"))?;
         Ok(armada::driver::ArchimedesBot::new(level, games))
     }
     fn report(session: &Self, event: &Self::Event, person: bool) {
@@ -197,10 +201,25 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
         reached: armada::driver::Reached,
         say: Say<'_>,
     ) -> Result<u8> {
-        let seating = seating::<G>(net)?;
+        let seating = match seating::<G>(net) {
+            Ok(seating) => seating,
+            Err(error) => {
+                // Seated already: the host hears at once that this guest cannot play.
+                reached.decline(&format!("{error:#}")).await;
+                return Err(error);
+            }
+        };
         Ok(finish(
             &armada::driver::join_reached(seating, reached, say).await?,
         ))
+    }
+    // A level neither game has is refused before anything is sent.
+    if let Some(level) = &net.bot {
+        anyhow::ensure!(
+            Session::bot(level, 1).is_ok() || ArchSession::bot(level, 1).is_ok(),
+            "{level:?} is not a computer level (the sea battle: random, easy, medium, hard; \
+             Archimedes: easy, medium, hard, insane)"
+        );
     }
     let store = armada::driver::Store::open(net.data_dir.as_deref())?;
     let config = config(net);

@@ -16,6 +16,7 @@ use super::table::play_framed;
 use super::table::{Clock, Ended, Side, is_peer};
 use super::{Player, TableOutcome};
 use crate::fair::secret::Secret;
+use crate::fair::table::table_id;
 use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::rules::Seat;
 use crate::session::{Session, TableGame, TableSession};
@@ -470,6 +471,9 @@ impl std::fmt::Debug for Reached {
 
 /// How long a guest waits for the host's settings after its hello.
 const SETTINGS_MS: u64 = 30_000;
+/// How many of the host's messages a guest reads for its settings (the host sends
+/// them second, after its hello).
+const MAX_BEFORE_SETTINGS: usize = 16;
 
 /// Reaches the host of `invite` (see [`join`]), says hello and reads on until the
 /// host's settings name the table's game. Both games' hellos are the same frame,
@@ -529,36 +533,21 @@ pub async fn reach(
     let mut sent = vec![hello.sync_wire()];
     sent.extend(std::iter::from_fn(|| hello.poll_wire()));
     let mut framed = framed(stream);
-    for bytes in &sent {
+    for (i, bytes) in sent.iter().enumerate() {
         framed
             .send(Bytes::from(bytes.clone()))
             .await
             .context("the connection dropped")?;
+        // The sync is not a game message; the hello is (the crash tests count it).
+        if i > 0 {
+            super::table::crash_point().await;
+        }
     }
     let mut heard = Vec::new();
-    let game = tokio::time::timeout(Duration::from_millis(SETTINGS_MS), async {
-        loop {
-            let bytes = framed
-                .next()
-                .await
-                .context("the host closed the connection")??;
-            let wire = proto::decode_wire(&bytes);
-            heard.push(bytes.freeze());
-            match wire {
-                Ok(proto::Wire::Frame(frame)) => {
-                    if let Ok(frame) = proto::Frame::decode(&frame)
-                        && let proto::Payload::Settings(settings) = frame.body.payload
-                    {
-                        return Ok(settings.game);
-                    }
-                }
-                Ok(proto::Wire::Error(error)) => {
-                    anyhow::bail!("the host refused us: {}", error.detail)
-                }
-                _ => {}
-            }
-        }
-    })
+    let game = tokio::time::timeout(
+        Duration::from_millis(SETTINGS_MS),
+        read_settings(&mut framed, &mut heard),
+    )
     .await
     .context("the host did not say which game its table plays")??;
     Ok(Reached {
@@ -572,6 +561,51 @@ pub async fn reach(
         sent,
         game,
     })
+}
+
+/// Reads the host's messages into `heard` until its settings; the game they name.
+async fn read_settings(
+    framed: &mut Door,
+    heard: &mut Vec<Bytes>,
+) -> anyhow::Result<proto::GameKind> {
+    loop {
+        let bytes = framed
+            .next()
+            .await
+            .context("the host closed the connection")??;
+        let wire = proto::decode_wire(&bytes);
+        heard.push(bytes.freeze());
+        anyhow::ensure!(
+            heard.len() <= MAX_BEFORE_SETTINGS,
+            "the host sent {MAX_BEFORE_SETTINGS} messages without its settings"
+        );
+        match wire {
+            Ok(proto::Wire::Frame(frame)) => {
+                if let Ok(frame) = proto::Frame::decode(&frame)
+                    && let proto::Payload::Settings(settings) = frame.body.payload
+                {
+                    return Ok(settings.game);
+                }
+            }
+            Ok(proto::Wire::Error(error)) => {
+                anyhow::bail!("the host refused us: {}", error.detail)
+            }
+            Ok(proto::Wire::Gone { reason, .. }) => {
+                anyhow::bail!("the host cannot go on: {reason}")
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Reached {
+    /// Turns the table down after all (this side cannot play its game): the host is
+    /// told at once that this guest cannot go on, and need not wait for it.
+    pub async fn decline(mut self, reason: &str) {
+        let gone = Session::gone_wire(table_id(&self.secret), reason);
+        let _ = self.framed.send(Bytes::from(gone)).await;
+        let _ = futures::SinkExt::<Bytes>::close(&mut self.framed).await;
+    }
 }
 
 /// Plays on the table [`reach`] got to, as game `G`.

@@ -309,6 +309,9 @@ pub enum Pending {
 pub struct Joining {
     found: std::sync::mpsc::Receiver<Result<Pending, String>>,
     failed: Option<Result<bool, String>>,
+    /// The player left before the game was known: a table that opens meanwhile is
+    /// left at once (the host is told), not merely stopped.
+    left: Arc<std::sync::atomic::AtomicBool>,
     /// Stops the join (the window went home or closed).
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
@@ -355,6 +358,21 @@ impl Pending {
         let invite = invite.trim().to_owned();
         let (tx, found) = std::sync::mpsc::channel();
         let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+        let left = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // The table, handed to the window — or left at once if the player left
+        // (or the window went) while it was being reached.
+        let hand_over = {
+            let left = left.clone();
+            move |tx: &std::sync::mpsc::Sender<Result<Pending, String>>, mut pending: Pending| {
+                if left.load(std::sync::atomic::Ordering::SeqCst) {
+                    pending.leave();
+                    return;
+                }
+                if let Err(std::sync::mpsc::SendError(Ok(mut pending))) = tx.send(Ok(pending)) {
+                    pending.leave();
+                }
+            }
+        };
         std::thread::spawn(move || {
             let runtime = match runtime() {
                 Ok(runtime) => runtime,
@@ -382,7 +400,7 @@ impl Pending {
                 if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
                     let (remote, seating, stop) = Remote::<ArchSession>::parts(store, config, wake);
                     let watch = seating.watch.clone();
-                    let _ = tx.send(Ok(Pending::Archimedes(Box::new(remote))));
+                    hand_over(&tx, Pending::Archimedes(Box::new(remote)));
                     let table = super::join_reached(seating, reached, &mut say);
                     let result = Box::pin(until_stopped(table, stop)).await;
                     if let Some(watch) = watch {
@@ -391,7 +409,7 @@ impl Pending {
                 } else {
                     let (remote, seating, stop) = Remote::<Session>::parts(store, config, wake);
                     let watch = seating.watch.clone();
-                    let _ = tx.send(Ok(Pending::Sea(Box::new(remote))));
+                    hand_over(&tx, Pending::Sea(Box::new(remote)));
                     let table = super::join_reached(seating, reached, &mut say);
                     let result = Box::pin(until_stopped(table, stop)).await;
                     if let Some(watch) = watch {
@@ -403,6 +421,7 @@ impl Pending {
         Self::Joining(Joining {
             found,
             failed: None,
+            left,
             stop: Some(stop),
         })
     }
@@ -519,7 +538,15 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.leave(),
             Self::Archimedes(remote) => remote.leave(),
-            Self::Joining(_) => {}
+            Self::Joining(joining) => {
+                joining
+                    .left
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                // A table handed over already, unread: left too.
+                while let Ok(Ok(mut pending)) = joining.found.try_recv() {
+                    pending.leave();
+                }
+            }
         }
     }
 }

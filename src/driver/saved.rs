@@ -76,13 +76,14 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
             info.friend = Some(id);
             continue;
         }
-        // An Archimedes table between friends, its last game not settled.
+        // An Archimedes table between friends, its last game not settled (nor
+        // claimed as a forfeit, which no resuming would answer).
         if friend
             && info.friend.is_none()
             && report
                 .archimedes
                 .last()
-                .is_some_and(|g| g.verdict.is_none())
+                .is_some_and(|g| g.verdict.is_none() && !g.claimed)
         {
             info.friend = Some(id);
             info.friend_game = crate::session::TableGame::Archimedes;

@@ -64,7 +64,7 @@ impl Default for Clock {
 /// Fault injection for the crash tests: with `ARMADA_ABORT_AFTER_SEND=N` in its
 /// environment the process dies abruptly (as by `kill -9`: nothing more is saved or
 /// sent) right after its Nth game message went out.
-async fn crash_point() {
+pub(super) async fn crash_point() {
     static LEFT: std::sync::LazyLock<Option<std::sync::atomic::AtomicU64>> =
         std::sync::LazyLock::new(|| {
             std::env::var("ARMADA_ABORT_AFTER_SEND")

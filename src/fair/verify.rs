@@ -76,6 +76,8 @@ pub struct ArchimedesRecord {
     pub moves: Vec<arch_table::Step>,
     pub outcome: Option<arch_table::Outcome>,
     pub verdict: Option<arch_table::Verdict>,
+    /// A forfeit claim stands against the game (it was not refuted).
+    pub claimed: bool,
 }
 
 /// Everything verification found.
@@ -241,6 +243,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
                         moves: Vec::new(),
                         outcome: None,
                         verdict: None,
+                        claimed: false,
                     });
                 }
                 (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
@@ -250,6 +253,8 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
                 }
                 (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
                 (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
+                (arch_table::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
+                (arch_table::Note::ClaimRefuted { .. }, Some(game)) => game.claimed = false,
                 _ => {}
             }
         }

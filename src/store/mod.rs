@@ -3,9 +3,11 @@
 //!
 //! Layout of the data directory (the platform's, or `--data-dir`):
 //! `identity.key` (the ed25519 secret, 64 bytes, owner-only), and per table
-//! `tables/<table id>.session` (a [`Session::save_state`] snapshot: secrets included,
-//! the frames counted but not copied) and `tables/<table id>.armada` (the transcript,
-//! as `armada verify` reads it, and the snapshot's frames); for a game against the
+//! `tables/<table id>.session` (the session's `save_state` snapshot: the sea battle's
+//! with its secrets, Archimedes' with none to keep; the frames counted but not
+//! copied), `tables/<table id>.armada` (the transcript, as `armada verify` reads it,
+//! and the snapshot's frames) and `tables/<table id>.meta` (seat, the other side, who
+//! plays, and the game when it is not the sea battle); for a game against the
 //! computer in the window also `tables/<table id>.computer` (the computer side's key
 //! and snapshot, owner-only) and `tables/<table id>.computer.transcript` (its frames,
 //! in the transcript format).

@@ -654,8 +654,11 @@ impl Armada {
                 central.frame(egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT));
         }
         central.show(ui, |ui| {
-            if self.rules && self.arch.is_some() {
-                if archimedes::rules_screen(ui, &self.text) {
+            if self.rules
+                && let Some(arch) = &self.arch
+            {
+                let friend = arch.table.level().is_none();
+                if archimedes::rules_screen(ui, &self.text, friend) {
                     self.rules = false;
                 }
                 return;

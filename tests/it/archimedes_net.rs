@@ -160,3 +160,53 @@ fn a_person_at_the_terminal_plays_archimedes_by_typed_moves() {
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");
 }
+
+#[test]
+fn a_guest_whose_level_the_game_lacks_says_so_and_the_host_is_told_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    // The longest grace: only being told lets the host end within the minute.
+    let host = Process::start(
+        &[
+            "host",
+            "--game",
+            "archimedes",
+            "--size",
+            "6",
+            "--bot",
+            "hard",
+            "--grace",
+            "600",
+            "--listen",
+            listen,
+        ],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    // `random` is a sea battle's level only: the guest learns the game, then declines.
+    let guest = Process::start(
+        &["join", &link, "--bot", "random", "--listen", listen],
+        &dir.path().join("guest"),
+    );
+    let (code, stderr) = guest.finish();
+    assert_ne!(code, 0);
+    assert!(stderr.contains("this table plays Archimedes"), "{stderr}");
+    assert!(
+        host.wait_for("the other player is gone"),
+        "the host was told"
+    );
+    let (code, _) = host.finish_within(std::time::Duration::from_mins(1));
+    assert_eq!(code, 1, "a table that never played a game is not finished");
+    // A level neither game has is refused before anything is sent.
+    let typo = Process::start(
+        &["join", &link, "--bot", "hardest", "--listen", listen],
+        &dir.path().join("typo"),
+    );
+    let (code, stderr) = typo.finish();
+    assert_ne!(code, 0);
+    assert!(stderr.contains("is not a computer level"), "{stderr}");
+    assert!(
+        !dir.path().join("typo").join("tables").exists(),
+        "nothing saved"
+    );
+}

@@ -17,6 +17,8 @@ pub(super) enum Seen {
     Played(Played),
     /// A new game opened at the friend's table (Play again).
     NewGame,
+    /// A move made void by a resignation that had not seen it.
+    Undone,
 }
 
 /// How a game was decided, as the results screen says it.
@@ -39,9 +41,21 @@ impl ArchTable {
     pub(super) fn position(&self) -> Position {
         match self {
             Self::Computer(table) => table.position().clone(),
+            // Between two games (both asked for another, its first move not yet
+            // drawn): the table's board, fresh.
             Self::Friend(_) => self
                 .session()
-                .and_then(|s| s.table().position().cloned())
+                .and_then(|s| {
+                    s.table()
+                        .position()
+                        .cloned()
+                        .or_else(|| match s.table().settings()?.game {
+                            armada_proto::GameKind::Archimedes { side } => {
+                                Position::start(side).ok()
+                            }
+                            _ => None,
+                        })
+                })
                 .or_else(|| Position::start(8).ok())
                 .expect("an 8×8 board exists"),
         }
@@ -200,6 +214,7 @@ impl ArchTable {
                         table::Event::Table(Note::Opened { number, .. }) if number > 0 => {
                             seen.push(Seen::NewGame);
                         }
+                        table::Event::Table(Note::Undone(_)) => seen.push(Seen::Undone),
                         _ => {}
                     }
                 }

@@ -39,6 +39,8 @@ pub(super) struct ArchPlay {
     /// Reduce motion: the red lines of a sinking do not fade; they stay, steady,
     /// until the next move.
     pub(super) calm: bool,
+    /// Why the friend's table refused the person's last command.
+    refused: Option<String>,
 }
 
 /// The pause menu: closed, open, or open with the short rules.
@@ -73,6 +75,7 @@ impl ArchPlay {
             start,
             counted: false,
             calm: false,
+            refused: None,
         }
     }
 
@@ -92,7 +95,18 @@ impl ArchPlay {
 
     /// Takes the moves played, starts their flashes, lets the computer move when due.
     pub(super) fn tick(&mut self, now: Millis) -> Option<Millis> {
-        for seen in self.table.poll(now) {
+        let played = self.table.poll(now);
+        if let Some(why) = self
+            .table
+            .remote()
+            .and_then(crate::driver::Remote::take_refused)
+        {
+            self.refused = Some(why);
+        }
+        if !played.is_empty() {
+            self.refused = None;
+        }
+        for seen in played {
             match seen {
                 Seen::Played(played) => {
                     if self.calm {
@@ -103,6 +117,11 @@ impl ArchPlay {
                     if !played.waves.is_empty() {
                         self.flashes.push((played, now));
                     }
+                }
+                Seen::Undone => {
+                    self.last = self.table.last_move();
+                    self.last_sunk.clear();
+                    self.flashes.clear();
                 }
                 Seen::NewGame => {
                     // Play again at a friend's table: a fresh board.
@@ -134,7 +153,6 @@ impl ArchPlay {
     pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
         let mut asked = Asked::Nothing;
         let position = self.table.position();
-        let me = self.me();
         ui.horizontal(|ui| {
             if ui.button(t.get("arch-menu")).clicked() {
                 self.menu = match self.menu {
@@ -178,7 +196,7 @@ impl ArchPlay {
         } else {
             t.get("arch-their-move")
         };
-        let _ = me;
+
         ui.label(RichText::new(status).size(16.0));
         ui.add_space(4.0);
         let side = (ui.available_width() - 260.0)
@@ -228,6 +246,15 @@ impl ArchPlay {
         };
         if let Some(remote) = self.table.remote_ref() {
             ui.label(super::link_line(t, remote.link()));
+            if let Some(Err(why)) = remote.ended() {
+                ui.colored_label(
+                    FIRE,
+                    t.with("friend-failed", &[("why", Arg::from(why.clone()))]),
+                );
+            }
+            if let Some(why) = &self.refused {
+                ui.colored_label(FIRE, t.with("refused", &[("why", Arg::from(why.clone()))]));
+            }
             ui.add_space(4.0);
         }
         for (colour, id) in [(MINE, mine), (THEIRS, theirs)] {
@@ -607,13 +634,17 @@ fn paint_flashes(
     }
 }
 
-/// The Rules screen (the top bar's Rules, `?`, F1) while Archimedes is on screen;
-/// true when closed.
-pub(super) fn rules_screen(ui: &mut egui::Ui, t: &Text) -> bool {
+/// The Rules screen (the top bar's Rules, `?`, F1) while Archimedes is on screen
+/// (`friend`: at a friend's table); true when closed.
+pub(super) fn rules_screen(ui: &mut egui::Ui, t: &Text, friend: bool) -> bool {
     ui.heading(t.get("arch-rules-title"));
     ui.add_space(8.0);
     for id in [
-        "arch-rule-start",
+        if friend {
+            "arch-rule-start-friend"
+        } else {
+            "arch-rule-start"
+        },
         "arch-rule-move",
         "arch-rule-sight",
         "arch-rule-sink",

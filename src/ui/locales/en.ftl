@@ -359,3 +359,4 @@ arch-score-friend = You: { $mine } { $mine ->
     [one] ship
    *[other] ships
 } · Moves: { $moves }
+arch-rule-start-friend = Each fleet starts as a triangle in its corner. The host moves first in a table's first game, and each Play again hands the first move to the other player; whoever moves first commands the bottom-left fleet.
