@@ -598,12 +598,22 @@ async fn read_settings(
     }
 }
 
+/// How long a guest that declines a table waits for the host to show it heard.
+const DECLINE_MS: u64 = 10_000;
+
 impl Reached {
     /// Turns the table down after all (this side cannot play its game): the host is
     /// told at once that this guest cannot go on, and need not wait for it.
     pub async fn decline(mut self, reason: &str) {
         let gone = Session::gone_wire(table_id(&self.secret), reason);
-        let _ = self.framed.send(Bytes::from(gone)).await;
+        if self.framed.send(Bytes::from(gone)).await.is_ok() {
+            // Heard once the host closes the stream (it does on `Gone`); a process
+            // that ended at once could take the word down with it, unsent.
+            let _ = tokio::time::timeout(Duration::from_millis(DECLINE_MS), async {
+                while let Some(Ok(_)) = self.framed.next().await {}
+            })
+            .await;
+        }
         let _ = futures::SinkExt::<Bytes>::close(&mut self.framed).await;
     }
 }
