@@ -532,24 +532,33 @@ pub async fn reach(
     };
     let mut sent = vec![hello.sync_wire()];
     sent.extend(std::iter::from_fn(|| hello.poll_wire()));
-    let mut framed = framed(stream);
-    for (i, bytes) in sent.iter().enumerate() {
-        framed
-            .send(Bytes::from(bytes.clone()))
-            .await
-            .context("the connection dropped")?;
-        // The sync is not a game message; the hello is (the crash tests count it).
-        if i > 0 {
-            super::table::crash_point().await;
+    // Hole punching may close the connection the stream runs on, as it replaces a
+    // relayed one: the stream is opened again, and the same greeting said again
+    // (the host takes a repeated hello as the duplicate it is).
+    let mut stream = Some(stream);
+    let mut tries = 0;
+    let (framed, heard, game) = loop {
+        let stream = match stream.take() {
+            Some(stream) => stream,
+            None => open_stream(&node, peer, GAME_PROTOCOL, Some(&addrs)).await?,
+        };
+        let mut framed = framed(stream);
+        let mut heard = Vec::new();
+        let greeting = tokio::time::timeout(
+            Duration::from_millis(SETTINGS_MS),
+            greet(&mut framed, &sent, &mut heard),
+        )
+        .await
+        .context("the host did not say which game its table plays")??;
+        match greeting {
+            Greeting::Game(game) => break (framed, heard, game),
+            Greeting::Broke(why) if tries < GREET_TRIES => {
+                tries += 1;
+                tracing::info!(%why, "the greeting's stream broke; again");
+            }
+            Greeting::Broke(why) => anyhow::bail!("the connection to the host broke: {why}"),
         }
-    }
-    let mut heard = Vec::new();
-    let game = tokio::time::timeout(
-        Duration::from_millis(SETTINGS_MS),
-        read_settings(&mut framed, &mut heard),
-    )
-    .await
-    .context("the host did not say which game its table plays")??;
+    };
     Ok(Reached {
         node,
         peer,
@@ -563,16 +572,39 @@ pub async fn reach(
     })
 }
 
-/// Reads the host's messages into `heard` until its settings; the game they name.
-async fn read_settings(
+/// How a greeting of the host went.
+enum Greeting {
+    /// The host's settings name this game.
+    Game(proto::GameKind),
+    /// The stream broke first (why).
+    Broke(String),
+}
+
+/// How many times a guest greets the host again on a new stream after one broke.
+const GREET_TRIES: u32 = 3;
+
+/// Says `sent` (the sync and the hello) on `framed` and reads the host's messages
+/// into `heard` until its settings; an error if the host refuses this guest.
+async fn greet(
     framed: &mut Door,
+    sent: &[Vec<u8>],
     heard: &mut Vec<Bytes>,
-) -> anyhow::Result<proto::GameKind> {
+) -> anyhow::Result<Greeting> {
+    for (i, bytes) in sent.iter().enumerate() {
+        if let Err(error) = framed.send(Bytes::from(bytes.clone())).await {
+            return Ok(Greeting::Broke(error.to_string()));
+        }
+        // The sync is not a game message; the hello is (the crash tests count it).
+        if i > 0 {
+            super::table::crash_point().await;
+        }
+    }
     loop {
-        let bytes = framed
-            .next()
-            .await
-            .context("the host closed the connection")??;
+        let bytes = match framed.next().await {
+            Some(Ok(bytes)) => bytes,
+            Some(Err(error)) => return Ok(Greeting::Broke(error.to_string())),
+            None => return Ok(Greeting::Broke("the host closed the stream".into())),
+        };
         let wire = proto::decode_wire(&bytes);
         heard.push(bytes.freeze());
         anyhow::ensure!(
@@ -584,7 +616,7 @@ async fn read_settings(
                 if let Ok(frame) = proto::Frame::decode(&frame)
                     && let proto::Payload::Settings(settings) = frame.body.payload
                 {
-                    return Ok(settings.game);
+                    return Ok(Greeting::Game(settings.game));
                 }
             }
             Ok(proto::Wire::Error(error)) => {
