@@ -892,7 +892,8 @@ impl Duel {
             Cmd::AnswerDraw(accept) => Command::AnswerDraw(accept),
             Cmd::Resign => Command::Resign,
             Cmd::PlayAgain => Command::PlayAgain,
-            Cmd::Leave => Command::Leave("fuzz".into()),
+            // The protocol's bare leave: the graceful one is a resign and a leave.
+            Cmd::Leave => Command::LeaveNow("fuzz".into()),
         }
     }
 

@@ -66,11 +66,18 @@ pub fn relay(
 }
 
 /// Standard input, line by line, from a thread of its own (a blocking read must not
-/// hold up the table).
+/// hold up the table). A line that is not UTF-8 is refused here and the reading goes
+/// on: only the end of input (or a failing terminal) ends it.
 fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
     let (tx, rx) = tokio::sync::mpsc::channel(16);
     std::thread::spawn(move || {
-        for line in std::io::stdin().lines().map_while(Result::ok) {
+        for line in std::io::stdin().lock().split(b'\n').map_while(Result::ok) {
+            let Ok(line) = String::from_utf8(line) else {
+                eprintln!("armada: that line is not text (not UTF-8); nothing was done");
+                continue;
+            };
+            let line = line.strip_suffix('\r').map(str::to_owned).unwrap_or(line);
             if tx.blocking_send(line).is_err() {
                 break;
             }

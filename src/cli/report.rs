@@ -78,6 +78,27 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
             };
             format!("{}{timer}: {report}", who(*seat))
         }
+        Event::Table(Note::DrawOffered(seat)) if *seat == me => {
+            "you offered a draw; the other player may accept or decline".into()
+        }
+        Event::Table(Note::DrawOffered(_)) => {
+            "the other player offers a draw: type `accept` or `decline`".into()
+        }
+        Event::Table(Note::DrawOffersCrossed) => "both offered a draw at once: it is a draw".into(),
+        Event::Table(Note::DrawDeclined(seat)) => format!("{} declined the draw", who(*seat)),
+        Event::Table(Note::DrawAccepted(seat)) => format!("{} accepted the draw", who(*seat)),
+        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
+            "you asked for another game; waiting for the other player".into()
+        }
+        Event::Table(Note::PlayAgain(_)) => {
+            "the other player asks for another game: type `again` to play it".into()
+        }
+        Event::Table(Note::Left { seat, .. }) if *seat == me => {
+            "you left the table; a game that was under way is recorded as resigned".into()
+        }
+        Event::Table(Note::Left { reason, .. }) => {
+            format!("the other player left the table ({reason})")
+        }
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
         Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
@@ -149,6 +170,12 @@ pub fn report_archimedes(
         Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
         Event::Table(Note::Left { seat, reason }) => {
             Some(format!("{} left the table: {reason}", who(*seat)))
+        }
+        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
+            Some("you asked for another game; waiting for the other player".into())
+        }
+        Event::Table(Note::PlayAgain(_)) => {
+            Some("the other player asks for another game: type `again` to play it".into())
         }
         Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
         Event::PeerRefused(error) => Some(format!(

@@ -262,6 +262,7 @@ pub async fn host<G: Game>(
     let mut door: std::collections::VecDeque<(u64, PeerId, tokio::task::AbortHandle)> =
         std::collections::VecDeque::new();
     let mut tickets = 0u64;
+    let mut refusals = Refusals::default();
     let (peer, stream) = loop {
         tokio::select! {
             next = incoming.next() => {
@@ -274,7 +275,7 @@ pub async fn host<G: Game>(
                 };
                 if let Some((_, old, reading)) = evict.and_then(|i| door.remove(i)) {
                     reading.abort();
-                    say(&format!("refused {old}: no hello yet, and the door is crowded"));
+                    refusals.refused(old, "no hello yet, and the door is crowded", &mut *say);
                 }
                 tickets += 1;
                 let (ticket, tx) = (tickets, read_tx.clone());
@@ -301,7 +302,7 @@ pub async fn host<G: Game>(
                 };
                 match admitted {
                     Ok(stream) => break (peer, stream),
-                    Err(why) => say(&format!("refused {peer}: {why}")),
+                    Err(why) => refusals.refused(peer, &why.to_string(), &mut *say),
                 }
             }
         }
@@ -309,6 +310,7 @@ pub async fn host<G: Game>(
     for (_, _, reading) in door {
         reading.abort();
     }
+    refusals.flush(&mut *say);
     // The seat is taken: the short code is over.
     codes.close().await;
     seating.tell_code(None, false);
@@ -423,6 +425,46 @@ async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     let _ = SinkExt::<Bytes>::close(&mut framed).await;
 }
 
+/// Strangers refused at a table's door, told one line a minute at most: the first
+/// one in full, then how many more and the latest (a flood of junk streams is one
+/// line, not one per stream).
+#[derive(Default)]
+struct Refusals {
+    /// When the last line was said.
+    said: Option<tokio::time::Instant>,
+    /// Refused since, unsaid; the latest of them.
+    more: u32,
+    latest: Option<String>,
+}
+
+impl Refusals {
+    const EVERY: Duration = Duration::from_secs(60);
+
+    fn refused(&mut self, peer: PeerId, why: &str, say: Say<'_>) {
+        let line = format!("{peer}: {why}");
+        if self.said.is_none_or(|at| at.elapsed() >= Self::EVERY) {
+            self.flush(&mut *say);
+            say(&format!("refused {line}"));
+            self.said = Some(tokio::time::Instant::now());
+        } else {
+            self.more += 1;
+            self.latest = Some(line);
+        }
+    }
+
+    /// Says what was counted and not yet said.
+    fn flush(&mut self, say: Say<'_>) {
+        if let Some(latest) = self.latest.take() {
+            say(&format!(
+                "refused {} more stranger(s) since (latest: {latest})",
+                self.more
+            ));
+            self.said = Some(tokio::time::Instant::now());
+        }
+        self.more = 0;
+    }
+}
+
 /// What a guest was given to join with.
 enum Ticket {
     Invite(Invite),
@@ -513,17 +555,24 @@ pub async fn reach(
     }
     anyhow::ensure!(!addrs.is_empty(), "the invite has no address to dial");
     let relayed = addrs.iter().any(crate::net::is_relayed);
-    let stream = connect(&node, peer, &addrs, true, say)
-        .await
-        .with_context(|| {
-            if relayed {
-                "cannot reach the host, directly or through the relays in the invite"
-            } else {
-                "cannot reach the host: the invite has no relay, and none of the host's own \
-             addresses answered (a host behind a home router needs the public network \
-             on, or a friend's `armada relay` given as --relay)"
+    let stream = match connect(&node, peer, &addrs, true, say).await {
+        Ok(stream) => stream,
+        Err(error) => match error.downcast_ref::<crate::net::Unreachable>() {
+            Some(crate::net::Unreachable::WrongPeer { .. }) => anyhow::bail!(
+                "the address in that invite answers as another peer: the invite is out of date"
+            ),
+            Some(crate::net::Unreachable::Silent) if !relayed => anyhow::bail!(
+                "nobody answers at that invite: the table may be closed (or the host is \
+                 behind a home router: it needs the public network on, or a friend's \
+                 `armada relay` given as --relay)"
+            ),
+            _ => {
+                return Err(error.context(
+                    "cannot reach the host, directly or through the relays in the invite",
+                ));
             }
-        })?;
+        },
+    };
     say(&format!("connected to the host {peer}"));
     // The sea battle's guest says the hello both games' guests would.
     let mut hello = match &key {
@@ -786,11 +835,23 @@ pub fn saved_table(store: &Store, table: Option<&str>) -> anyhow::Result<([u8; 3
     let id = match table {
         Some(text) => <[u8; 32]>::try_from(hex::decode(text.trim())?)
             .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?,
-        None => store
-            .tables()?
-            .into_iter()
-            .find(|id| store.load_meta(id).is_ok_and(|meta| !meta.is_computer()))
-            .context("there is no saved network table to resume")?,
+        None => {
+            // The newest network table; a damaged one is named, not passed over for an
+            // older one (a game against the computer is the window's to resume).
+            let mut found = None;
+            for id in store.tables()? {
+                match store.load_meta(&id) {
+                    Ok(meta) if meta.is_computer() => {}
+                    Ok(_) => {
+                        found = Some(id);
+                        break;
+                    }
+                    Err(error) if !store.is_computer_table(&id) => return Err(error),
+                    Err(_) => {}
+                }
+            }
+            found.context("there is no saved network table to resume")?
+        }
     };
     let meta = store.load_meta(&id)?;
     anyhow::ensure!(
@@ -850,15 +911,51 @@ pub async fn resume<G: Game>(
     if let (Player::Human(_), Some(bot)) = (&seating.player, G::saved_bot(meta.by, meta.games)) {
         seating.player = Player::Bot(bot);
     }
-    say(&format!(
-        "resuming table {} as the {}",
-        hex::encode(id),
-        Seat::from(meta.seat)
-    ));
+    let me = Seat::from(meta.seat);
+    if session.left(me.other()) {
+        say(&format!(
+            "table {} is over: the other player left it, so there is nothing to resume",
+            hex::encode(id)
+        ));
+        let finished = session.settled();
+        return Ok(TableOutcome { session, finished });
+    }
+    say(&format!("resuming table {} as the {me}", hex::encode(id)));
     let host = meta.seat == SavedSeat::Host;
     let (node, reach) = reseat(&seating.config, &identity, host, addrs).await?;
-    run(session, Table { node, peer, reach }, None, seating, say).await
+    let table = Table { node, peer, reach };
+    if session.left(me) {
+        // This side's leave may not have reached the other player: it is delivered
+        // if the other side is still there, and the wait is bounded.
+        say(&format!(
+            "you left this table; telling the other player (at most {} s)",
+            LEAVE_AGAIN_MS / 1000
+        ));
+        let kept = session.clone();
+        let finished = kept.settled();
+        let run = run(session, table, None, seating, say);
+        return match tokio::time::timeout(Duration::from_millis(LEAVE_AGAIN_MS), run).await {
+            Ok(outcome) => outcome,
+            Err(_) => Ok(TableOutcome {
+                session: kept,
+                finished,
+            }),
+        };
+    }
+    match session.poll_timeout() {
+        Some(at) => say(&format!(
+            "waiting for the other player to come back (the table's next deadline is in {} s; Ctrl-C stops, the table stays saved)",
+            at.div_ceil(1000)
+        )),
+        None => say(
+            "waiting for the other player to come back (no deadline runs; Ctrl-C stops, the table stays saved)",
+        ),
+    }
+    run(session, table, None, seating, say).await
 }
+
+/// How long a resumed side that had left the table tries to tell the other player.
+const LEAVE_AGAIN_MS: u64 = 20_000;
 
 /// The node of a saved table's seat and how it reaches the other player again: the
 /// host listens where it did (the guest redials the addresses it knows) and wherever
@@ -1025,7 +1122,17 @@ async fn run<G: Game>(
                 }
             }
         };
-        let ended = play_watching(next, synced, &table, &mut side, say, &mut reporter).await?;
+        let ended =
+            match play_watching(next, synced, &mut table, &mut side, say, &mut reporter).await? {
+                Played::Ended(ended) => ended,
+                Played::Again(fresh) => {
+                    // The other player is back on a new connection (a resumed process):
+                    // the old one is dead even if its transport has not noticed yet.
+                    say("the other player is back on a new connection");
+                    stream = Some((framed(fresh), false));
+                    continue;
+                }
+            };
         match ended {
             Ended::Done => {
                 return Ok(TableOutcome {
@@ -1036,6 +1143,9 @@ async fn run<G: Game>(
             Ended::Link(_) if side.session.left(side.session.seat().other()) => {
                 // The other player left the table for good: nothing to reconnect to.
                 say("the other player left the table");
+                if let Some(watch) = &side.watch {
+                    watch.send(super::Update::Link(super::Link::Left));
+                }
                 let finished = side.session.settled();
                 return Ok(TableOutcome { session, finished });
             }
@@ -1049,36 +1159,66 @@ async fn run<G: Game>(
     }
 }
 
+/// How playing over one stream ended.
+enum Played {
+    Ended(Ended),
+    /// The other player opened a new stream: play goes on over it.
+    Again(libp2p::Stream),
+}
+
+/// The next game stream someone opens to the host; never, for the guest.
+async fn next_stream(reach: &mut Reach) -> Option<(PeerId, libp2p::Stream)> {
+    match reach {
+        Reach::Host(incoming) => incoming.next().await,
+        Reach::Guest(_) => std::future::pending().await,
+    }
+}
+
 /// Plays the table over `stream`, saying how the connection goes whenever that
-/// changes (direct, relayed).
+/// changes (direct, relayed). Meanwhile the host answers every other stream: one
+/// from the seated guest replaces this one, anyone else is told the seat is taken.
 async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
     stream: Door,
     synced: bool,
-    table: &Table,
+    table: &mut Table,
     side: &mut Side<'_, R, G>,
     say: Say<'_>,
     reporter: &mut Reporter<G>,
-) -> anyhow::Result<Ended> {
+) -> anyhow::Result<Played> {
     let mut routes = table.node.routes();
+    let peer = table.peer;
     let mut shown = None;
     let watch = side.watch.clone();
     let mut tell = |routes: &mut crate::net::Routes, shown: &mut Option<crate::net::Route>| {
-        show_route(routes, table.peer, shown, &mut *say);
+        show_route(routes, peer, shown, &mut *say);
         if let (Some(watch), Some(route)) = (&watch, shown.clone()) {
             watch.send(super::Update::Link(super::Link::Route(route)));
         }
     };
     tell(&mut routes, &mut shown);
     let mut report = |session: &G, event: &G::Event| reporter.event(session, event);
-    let play = play_framed(stream, synced, table.peer, side, &mut report);
+    let play = play_framed(stream, synced, peer, side, &mut report);
     tokio::pin!(play);
     loop {
         tokio::select! {
-            ended = &mut play => return ended,
+            ended = &mut play => return ended.map(Played::Ended),
             Ok(()) = routes.changed() => tell(&mut routes, &mut shown),
+            Some((from, fresh)) = next_stream(&mut table.reach) => {
+                if from == peer {
+                    return Ok(Played::Again(fresh));
+                }
+                tokio::spawn(refuse(
+                    framed(fresh),
+                    proto::ErrorCode::NotInvited,
+                    TAKEN,
+                ));
+            }
         }
     }
 }
+
+/// What a stranger at a table whose seat is taken is told.
+const TAKEN: &str = "that table already has its guest";
 
 /// Says how the connection to `peer` goes, if that changed since `shown`.
 fn show_route(
@@ -1152,12 +1292,7 @@ async fn reconnect<R: rand::Rng + ?Sized, G: Game>(
                     if from == peer {
                         return Ok(stream);
                     }
-                    refuse(
-                        framed(stream),
-                        proto::ErrorCode::NotInvited,
-                        "the table is taken",
-                    )
-                    .await;
+                    tokio::spawn(refuse(framed(stream), proto::ErrorCode::NotInvited, TAKEN));
                 },
                 Reach::Guest(addrs) => connect(&table.node, peer, addrs, false, &mut *say).await,
             }

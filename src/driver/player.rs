@@ -64,6 +64,15 @@ impl Human {
 
     /// The command a typed line asks for, or why it is not one.
     pub fn command<G: Game>(&mut self, session: &G, line: &str) -> Result<G::Command, String> {
+        // No command is longer; a refusal never echoes a pasted page back whole.
+        const LONGEST: usize = 64;
+        let chars = line.trim().chars().count();
+        if chars > LONGEST {
+            let start: String = line.trim().chars().take(24).collect();
+            return Err(format!(
+                "\"{start}…\" is not a command ({chars} characters; none is longer than {LONGEST})"
+            ));
+        }
         match line.trim().to_lowercase().as_str() {
             "quit" | "leave" => {
                 self.quit = true;
@@ -158,6 +167,13 @@ mod tests {
         );
         let refused = typed(&mut human, "timer").unwrap_err();
         assert!(refused.contains("no game is open"), "{refused}");
+        // A pasted page is refused without being echoed back whole.
+        let page = "E5 ".repeat(3_000);
+        let refused = typed(&mut human, &page).unwrap_err();
+        assert!(
+            refused.len() < 120 && refused.contains("8999 characters"),
+            "{refused}"
+        );
     }
 
     /// At an Archimedes table a typed line is a move, resign or again.

@@ -64,10 +64,14 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
             continue;
         }
         let report = verify(&bytes);
-        let finished = report
-            .games
-            .last()
-            .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
+        // A table either side left is over, whatever its last game became: nobody
+        // is coming back to it.
+        let parted = report.left.contains(&true);
+        let finished = parted
+            || report
+                .games
+                .last()
+                .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
         if meta.is_computer() && !finished && info.unfinished.is_none() {
             info.unfinished = Some(id);
             continue;
@@ -80,6 +84,7 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
         // claimed as a forfeit, which no resuming would answer).
         if friend
             && info.friend.is_none()
+            && !parted
             && report
                 .archimedes
                 .last()

@@ -207,9 +207,13 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
         return Ok(link(error));
     }
     let me = seat.session.seat();
-    // Back at a table this side already left (the link broke as it said so): it
-    // parts again, and does not say it twice.
-    let mut leaving: Option<Instant> = seat.session.left(me).then(Instant::now);
+    // The player is leaving: no more input is taken; the session resigns, reveals and
+    // settles the game under way before its leave goes out.
+    let mut leaving = seat.session.left(me);
+    // When this side's leave was seen going out (or, back at a table this side already
+    // left, the link having broken as it said so, when play began): the peer has
+    // `PARTING_MS` to take it in before the stream is closed.
+    let mut parted: Option<Instant> = None;
     // The peer's last word on why it refused something, for when it hangs up.
     let mut refused: Option<armada_proto::ProtocolError> = None;
     loop {
@@ -230,6 +234,12 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
         if sent {
             continue;
         }
+        if seat.session.left(me.other()) && !seat.session.left(me) {
+            // The leave is the other side's last frame, and what this side owed in
+            // answer (its reveal, its verdict) went out above: closing lets it go.
+            let _ = SinkExt::<Bytes>::close(&mut framed).await;
+            return Ok(Ended::Link("the other player left the table".into()));
+        }
         if seat.session.peer_gone().is_some() {
             // Closing tells the other side its word was heard.
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
@@ -240,22 +250,23 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
         {
             anyhow::bail!("the other player signs with a key that is not its network identity");
         }
-        if leaving.is_none() && seat.player.done(seat.session) {
+        if !leaving && seat.player.done(seat.session) {
             seat.session
                 .handle_command(seat.clock.now(), G::leave("all games played".into()))
                 .map_err(|e| anyhow::anyhow!("cannot leave: {e}"))?;
-            leaving = Some(Instant::now());
+            leaving = true;
             continue;
         }
-        if let Some(since) = leaving
+        if seat.session.left(me) && parted.is_none() {
+            parted = Some(Instant::now());
+        }
+        if let Some(since) = parted
             && (seat.session.left(me.other()) || since.elapsed().as_millis() as u64 > PARTING_MS)
         {
             let _ = SinkExt::<Bytes>::close(&mut framed).await;
             return Ok(Ended::Done);
         }
-        if leaving.is_none()
-            && let Some(command) = seat.player.next(seat.session, &mut *seat.rng)
-        {
+        if !leaving && let Some(command) = seat.player.next(seat.session, &mut *seat.rng) {
             if let Err(error) = seat
                 .session
                 .handle_command(seat.clock.now(), command.clone())
@@ -264,11 +275,14 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
             }
             continue;
         }
-        let deadline = seat
-            .session
-            .poll_timeout()
-            .map(|at| seat.clock.at(at))
-            .or_else(|| leaving.map(|since| since + std::time::Duration::from_millis(PARTING_MS)));
+        let parting = parted.map(|since| since + std::time::Duration::from_millis(PARTING_MS));
+        let deadline = match (
+            seat.session.poll_timeout().map(|at| seat.clock.at(at)),
+            parting,
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         tokio::select! {
             frame = framed.next() => match frame {
                 Some(Ok(bytes)) => {
@@ -278,7 +292,7 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
                 Some(Err(error)) => {
                     return Ok(Ended::Link(format!("the stream broke: {error}")));
                 }
-                None if leaving.is_some() => return Ok(Ended::Done),
+                None if seat.session.left(me) => return Ok(Ended::Done),
                 None => {
                     if let Some(error) = refused.filter(|e| e.code == armada_proto::ErrorCode::NotInvited) {
                         anyhow::bail!("the other player refused us: {}", error.detail);
@@ -292,9 +306,9 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
                     None => std::future::pending().await,
                 }
             } => seat.session.handle_timeout(seat.clock.now()),
-            input = seat.player.input(), if leaving.is_none() => {
+            input = seat.player.input(), if !leaving => {
                 if seat.input(input)? {
-                    leaving = Some(Instant::now());
+                    leaving = true;
                 }
             }
         }

@@ -44,6 +44,8 @@ pub enum Link {
     Reconnecting,
     /// The other player stayed away past the grace: a forfeit is claimed.
     Gone,
+    /// The other player left the table (its game resigned and settled first).
+    Left,
 }
 
 /// Where a table sends its updates, and how it wakes the window.

@@ -88,6 +88,8 @@ pub struct Report {
     pub games: Vec<GameRecord>,
     /// The games of an Archimedes table (empty at a sea battle's).
     pub archimedes: Vec<ArchimedesRecord>,
+    /// Whether each seat (host, guest) left the table: its play is over.
+    pub left: [bool; 2],
     pub outcome: Outcome,
 }
 
@@ -98,6 +100,7 @@ pub fn verify(bytes: &[u8]) -> Report {
         settings: None,
         games: Vec::new(),
         archimedes: Vec::new(),
+        left: [false; 2],
         outcome: Outcome::Malformed(why),
     };
     let transcript: Transcript = match proto::decode_transcript(bytes) {
@@ -191,6 +194,7 @@ pub fn verify(bytes: &[u8]) -> Report {
         settings: table.settings(),
         games,
         archimedes: Vec::new(),
+        left: Seat::BOTH.map(|seat| table.left(seat)),
         outcome,
     }
 }
@@ -220,6 +224,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
         settings: None,
         games: Vec::new(),
         archimedes: Vec::new(),
+        left: [false; 2],
         outcome: Outcome::Honest,
     };
     for &i in order {
@@ -260,6 +265,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
         }
     }
     report.settings = table.settings();
+    report.left = Seat::BOTH.map(|seat| table.left(seat));
     report.outcome = if let Some(lie) = table.first_lie() {
         Outcome::Lie(lie)
     } else if games.is_empty() {

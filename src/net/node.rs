@@ -18,6 +18,18 @@ use tokio::sync::{mpsc, oneshot, watch};
 use libp2p::identity::Keypair;
 
 use super::circuits::{Circuits, Limit};
+
+/// Why a dial reached nobody, in terms a player can act on (libp2p's own error is
+/// logged, not shown).
+#[derive(Debug, thiserror::Error)]
+pub enum Unreachable {
+    /// Something answers at the address, with another identity.
+    #[error("the address answers as another peer ({obtained})")]
+    WrongPeer { obtained: PeerId },
+    /// Nothing answers at any of the addresses.
+    #[error("nobody answers at the addresses dialled")]
+    Silent,
+}
 use super::public::{HOLD, Public, Relays};
 
 /// How a node listens and finds peers.
@@ -1417,7 +1429,15 @@ impl Tracker {
                         .dials
                         .extract_if(.., |(p, id, _)| *p == peer && *id == connection_id)
                     {
-                        let _ = done.send(Err(anyhow::anyhow!("cannot reach the peer: {error}")));
+                        let why = match &error {
+                            libp2p::swarm::DialError::WrongPeerId { obtained, .. } => {
+                                Unreachable::WrongPeer {
+                                    obtained: *obtained,
+                                }
+                            }
+                            _ => Unreachable::Silent,
+                        };
+                        let _ = done.send(Err(why.into()));
                     }
                 }
             }

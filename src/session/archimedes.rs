@@ -50,7 +50,11 @@ pub enum Command {
     Move(Move),
     Resign,
     PlayAgain,
+    /// Leaves the table for good: a game under way is resigned and settled first.
     Leave(String),
+    /// Leaves at once, a game under way resigned but unsettled (see the sea battle's
+    /// `Command::LeaveNow`).
+    LeaveNow(String),
 }
 
 /// What the table waits for from this side now.
@@ -93,6 +97,10 @@ pub struct Session {
     /// Since when the other side owes its move (for a forfeit claim).
     waiting_since: Option<Millis>,
     peer_gone: Option<String>,
+    /// The player asked to leave during a game: this side resigned, and says its leave
+    /// (with this reason) once the game is settled, so it has a verdict on both
+    /// records. Not saved: a side restarted meanwhile has resigned all the same.
+    leaving: Option<String>,
     code_keys: Vec<CodeKey>,
 }
 
@@ -155,6 +163,7 @@ impl Session {
             early: BTreeMap::new(),
             waiting_since: None,
             peer_gone: None,
+            leaving: None,
             code_keys: Vec::new(),
         }
     }
@@ -175,7 +184,8 @@ impl Session {
     /// What the table waits for from this side now.
     pub fn owed(&self) -> Owed {
         let table = &self.table;
-        if table.left(self.me) || table.pending_claim().is_some() {
+        let parted = table.left(self.me) || table.left(self.me.other()) || self.leaving.is_some();
+        if parted || table.pending_claim().is_some() {
             return Owed::Nothing;
         }
         if table.settled().is_some() {
@@ -380,14 +390,14 @@ impl Session {
 
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
-        if self.table.left(self.me) {
+        if self.table.left(self.me) || self.leaving.is_some() {
             return Err(CommandError::NotNow("you left the table"));
         }
         let claim_waits = self
             .table
             .pending_claim()
             .is_some_and(|c| c.claimant == self.me);
-        if claim_waits && !matches!(command, Command::Leave(_)) {
+        if claim_waits && !matches!(command, Command::Leave(_) | Command::LeaveNow(_)) {
             return Err(CommandError::NotNow(
                 "your forfeit claim waits for the other side",
             ));
@@ -401,9 +411,7 @@ impl Session {
                     .table
                     .position()
                     .ok_or(CommandError::NotNow("no game"))?;
-                position
-                    .check(mv)
-                    .map_err(|_| CommandError::NotNow("that move is not legal"))?;
+                position.check(mv)?;
                 let side = position.size().side();
                 let index = |c: crate::rules::Coord| c.row() * side + c.col();
                 Payload::Move {
@@ -436,6 +444,15 @@ impl Session {
                 }
             }
             Command::Leave(mut reason) => {
+                while reason.len() > proto::MAX_TEXT {
+                    reason.pop();
+                }
+                // A game under way is resigned and settled first (see `leave_step`).
+                self.leaving = Some(reason);
+                self.react(now, Vec::new());
+                return Ok(());
+            }
+            Command::LeaveNow(mut reason) => {
                 while reason.len() > proto::MAX_TEXT {
                     reason.pop();
                 }
@@ -525,13 +542,39 @@ impl Session {
                 })
                 .ok();
         }
-        let verdict: Verdict = self.table.verdict_due(self.me)?;
-        let game = self.table.game_id()?;
-        self.send(Payload::Verdict {
-            game,
-            verdict: verdict.wire(),
-        })
-        .ok()
+        if let (Some(verdict), Some(game)) = (self.table.verdict_due(self.me), self.table.game_id())
+        {
+            return self
+                .send(Payload::Verdict {
+                    game,
+                    verdict: verdict.wire(),
+                })
+                .ok();
+        }
+        self.leave_step()
+    }
+
+    /// The next frame of a leave the player asked for: the resignation of a game under
+    /// way, then the leave itself once the game is settled, this side's forfeit claim
+    /// made, or nobody is left to settle it with.
+    fn leave_step(&mut self) -> Option<Vec<Note>> {
+        let reason = self.leaving.clone()?;
+        let table = &self.table;
+        let me = self.me;
+        let nobody = self.peer_gone.is_some() || table.left(me.other());
+        let claimed = table.claim().is_some_and(|c| c.claimant == me);
+        let under_way = table.position().is_some() && !table.ended();
+        if under_way && !nobody && table.pending_claim().is_none() {
+            let id = table.game_id()?;
+            // Should the resignation be refused (a bug), the leave goes at once.
+            if let Ok(notes) = self.send(Payload::Resign { game: id }) {
+                return Some(notes);
+            }
+        } else if table.position().is_some() && table.settled().is_none() && !claimed && !nobody {
+            return None;
+        }
+        self.leaving = None;
+        self.send(Payload::Leave { reason }).ok()
     }
 }
 
@@ -583,15 +626,18 @@ impl Session {
         let me = wire::from_seat(saved.seat);
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
         let frames = super::snapshot::journal_prefix(journal, saved.journal)?;
-        for (index, frame) in frames.iter().enumerate() {
-            session
-                .table
-                .receive(wire::from_seat(frame.from), &frame.bytes)
-                .map_err(|e| RestoreError::Frame {
-                    index,
-                    why: e.to_string(),
-                })?;
-        }
+        session.table = Table::new(session.table.id());
+        super::snapshot::replay(frames.iter(), me, |from, bytes| {
+            let notes = session.table.receive(from, bytes)?;
+            Ok(notes
+                .into_iter()
+                .filter_map(|note| match note {
+                    Note::LieProven(lie) => Some(lie),
+                    _ => None,
+                })
+                .collect())
+        })?;
+        session.table.own_from_now(me);
         session.outbox = saved.outbox.into();
         // The other side's clock starts again now; owed frames were saved with it.
         session.react(now, Vec::new());

@@ -81,7 +81,14 @@ pub enum Command {
     AnswerDraw(bool),
     Resign,
     PlayAgain,
+    /// Leaves the table for good: a game under way is resigned, this side's reveal
+    /// and verdict still go out, and the leave follows once the game is settled, so
+    /// both records hold its result.
     Leave(String),
+    /// Leaves at once: a game under way counts as resigned but is left unsettled (the
+    /// other side claims the reveal it misses). What the protocol allows a client
+    /// that cannot wait; Armada's own shells use [`Command::Leave`].
+    LeaveNow(String),
 }
 
 /// Why a command was refused; nothing changed.
@@ -97,6 +104,9 @@ pub enum CommandError {
     Placement(#[from] PlacementError),
     #[error(transparent)]
     Entropy(#[from] EntropyError),
+    /// An Archimedes move the rules refuse, and why.
+    #[error(transparent)]
+    Move(#[from] crate::archimedes::MoveError),
 }
 
 /// What the table waits for from this side now: the one place that decides it, for
@@ -185,6 +195,11 @@ pub struct Session {
     score: [u32; 2],
     /// The peer said it cannot go on, and why ([`proto::Wire::Gone`]).
     peer_gone: Option<String>,
+    /// The player asked to leave while a game was under way: this side resigns, still
+    /// reveals, and says its leave (with this reason) once the game is settled, so that
+    /// the game gets a verdict on both sides' records. Not saved: a side restarted
+    /// meanwhile has resigned and reveals all the same.
+    leaving: Option<String>,
     /// The host's keys of short-code handshakes that succeeded: a `CodeHello`
     /// proving one of them is admitted (see [`Session::expect_code`]).
     code_keys: Vec<CodeKey>,
@@ -265,6 +280,7 @@ impl Session {
             forfeit_sent: None,
             score: [0; 2],
             peer_gone: None,
+            leaving: None,
             code_keys: Vec::new(),
         }
     }
@@ -273,7 +289,11 @@ impl Session {
     pub fn owed(&self) -> Owed {
         let me = self.me;
         let table = &self.table;
-        if table.pending_claim().is_some() || table.left(me) {
+        // Nothing is asked of a side that left or is leaving, nor of one whose friend
+        // left (what it still owes the record, its answers and reveal, goes out
+        // without asking).
+        let parted = table.left(me) || table.left(me.other()) || self.leaving.is_some();
+        if table.pending_claim().is_some() || parted {
             return Owed::Nothing;
         }
         if table.game_number().is_some() && table.settled().is_some() {
@@ -552,14 +572,14 @@ impl Session {
 
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
-        if self.table.left(self.me) {
+        if self.table.left(self.me) || self.leaving.is_some() {
             return Err(CommandError::NotNow("you left the table"));
         }
         if self
             .table
             .pending_claim()
             .is_some_and(|c| c.claimant == self.me)
-            && !matches!(command, Command::Leave(_))
+            && !matches!(command, Command::Leave(_) | Command::LeaveNow(_))
         {
             return Err(CommandError::NotNow(
                 "you claimed a forfeit: the other peer's next message decides it",
@@ -629,9 +649,17 @@ impl Session {
                 if self.table.settled().is_none() || self.table.wants_again(self.me) {
                     return Err(CommandError::NotNow("the game is not settled yet"));
                 }
+                if self.table.left(self.me.other()) {
+                    return Err(CommandError::NotNow("the other player left the table"));
+                }
                 self.send_now(now, Payload::PlayAgain { number: number + 1 })?;
             }
             Command::Leave(reason) => {
+                // A game under way is resigned and settled first (see `leave_step`).
+                self.leaving = Some(reason);
+                self.react(now, Vec::new());
+            }
+            Command::LeaveNow(reason) => {
                 self.send_now(now, Payload::Leave { reason })?;
             }
         }
@@ -884,13 +912,47 @@ impl Session {
         }
         // The offerer confirms an accepted draw with its reveal.
         let offered = self.table.accepted_draw() == Some(self.me.other());
-        let id = self.table.game_id()?;
-        if (self.table.ended() || offered) && self.revealed_for != Some(id) {
+        if let Some(id) = self.table.game_id()
+            && (self.table.ended() || offered)
+            && self.revealed_for != Some(id)
+        {
             self.revealed_for = Some(id);
-            let payload = self.reveal_payload(id)?;
-            return self.send(payload).ok();
+            if let Some(payload) = self.reveal_payload(id) {
+                return self.send(payload).ok();
+            }
         }
-        None
+        self.leave_step()
+    }
+
+    /// The next frame of a leave the player asked for: the resignation of a game under
+    /// way (once this side's action is answered; an accepted draw is settled as a
+    /// draw), then — the reveals gone out as owed — the leave itself, once the game is
+    /// settled, this side's forfeit claim made, or nobody is left to settle it with.
+    fn leave_step(&mut self) -> Option<Vec<Note>> {
+        let reason = self.leaving.clone()?;
+        let table = &self.table;
+        let me = self.me;
+        let live = table.game().is_some_and(|g| !g.is_over()) && table.settled().is_none();
+        let nobody = self.peer_gone.is_some() || table.left(me.other());
+        let bound = table.accepted_draw().is_some()
+            || table.pending().is_some_and(|p| p.seat == me)
+            || table.pending_claim().is_some();
+        if live && !bound && !nobody {
+            let id = table.game_id()?;
+            // Should the resignation be refused (a bug), the leave goes at once.
+            if let Ok(notes) = self.send(Payload::Resign { game: id }) {
+                return Some(notes);
+            }
+        } else {
+            let table = &self.table;
+            let unsettled = table.game().is_some() && table.settled().is_none();
+            let claimed = table.claim().is_some_and(|c| c.claimant == me);
+            if unsettled && !claimed && !nobody {
+                return None;
+            }
+        }
+        self.leaving = None;
+        self.send(Payload::Leave { reason }).ok()
     }
 
     fn refresh_wait(&mut self, now: Millis) {

@@ -14,9 +14,9 @@ use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
 use crate::fair::shared::contribution_commitment;
 use crate::fair::sign::Identity;
-use crate::fair::table::{Table, table_id};
+use crate::fair::table::{Lie, Rejected, Table, table_id};
 use crate::fair::wire;
-use crate::rules::Fleet;
+use crate::rules::{Fleet, Seat};
 
 const MAGIC: [u8; 8] = *b"ARMADA\0S";
 
@@ -29,6 +29,8 @@ pub enum RestoreError {
     Identity,
     #[error("saved frame {index} does not check out: {why}")]
     Frame { index: usize, why: String },
+    #[error("the saved record cannot be trusted: {0}")]
+    Record(String),
     #[error("the saved fleet is not valid: {0}")]
     Fleet(String),
     #[error("the saved secrets ({0}) do not match this side's signed commitment")]
@@ -157,16 +159,34 @@ impl Session {
         let me = wire::from_seat(saved.seat);
         let mut session = Self::new(me, identity, saved.secret, saved.settings);
         session.timer = saved.timer;
-        session.table = Table::for_seat(table_id(&saved.secret), me);
+        session.table = Table::new(table_id(&saved.secret));
         let from_journal = journal_prefix(journal, saved.journal)?;
-        for (index, frame) in from_journal.iter().chain(&saved.frames).enumerate() {
-            session
-                .table
-                .receive(wire::from_seat(frame.from), &frame.bytes)
-                .map_err(|e| RestoreError::Frame {
-                    index,
-                    why: e.to_string(),
-                })?;
+        let lies = replay(
+            from_journal.iter().chain(&saved.frames),
+            me,
+            |from, bytes| {
+                let notes = session.table.receive(from, bytes)?;
+                Ok(notes
+                    .into_iter()
+                    .filter_map(|note| match note {
+                        super::Note::LieProven(lie) => Some(lie),
+                        _ => None,
+                    })
+                    .collect())
+            },
+        )?;
+        session.table.own_from_now(me);
+        // Every lie of the other side on the record was seen when its frame came, and
+        // answered with an accusation: one the session never answered was made by
+        // damage to the record, and is not to be signed now.
+        let lie_sent = saved
+            .lie_sent
+            .map(|(seat, seq)| (wire::from_seat(seat), seq));
+        if !lies.is_empty() && !lies.iter().any(|l| Some((l.liar, l.seq)) == lie_sent) {
+            return Err(RestoreError::Record(format!(
+                "it proves a lie this side never answered ({})",
+                lies[0]
+            )));
         }
         if let Some(s) = saved.secrets {
             let variant = session
@@ -221,9 +241,7 @@ impl Session {
         session.outbox = saved.outbox.into();
         session.revealed_for = saved.revealed_for;
         session.verdict_for = saved.verdict_for;
-        session.lie_sent = saved
-            .lie_sent
-            .map(|(seat, seq)| (wire::from_seat(seat), seq));
+        session.lie_sent = lie_sent;
         session.forfeit_sent = saved.forfeit_sent;
         session.score = saved.score;
         session.refresh_wait(now);
@@ -261,4 +279,35 @@ pub(super) fn journal_prefix(
             journal.len()
         ))
     })
+}
+
+/// Takes a saved record's `frames` in, one by one, through `receive` (a table's, which
+/// returns the lies each frame proved), as strictly as a stranger's: a frame refused,
+/// or one of `me`'s own frames proven a lie, means the record was damaged (this
+/// process signs only what its own table accepted), and nothing may be signed from
+/// it. The other side's lies found are returned.
+pub(super) fn replay<'a>(
+    frames: impl Iterator<Item = &'a SavedFrame>,
+    me: Seat,
+    mut receive: impl FnMut(Seat, &[u8]) -> Result<Vec<Lie>, Rejected>,
+) -> Result<Vec<Lie>, RestoreError> {
+    let mut theirs = Vec::new();
+    for (index, frame) in frames.enumerate() {
+        let lies = receive(wire::from_seat(frame.from), &frame.bytes).map_err(|e| {
+            RestoreError::Frame {
+                index,
+                why: e.to_string(),
+            }
+        })?;
+        for lie in lies {
+            if lie.liar == me {
+                return Err(RestoreError::Frame {
+                    index,
+                    why: format!("this side's own message does not check out ({lie})"),
+                });
+            }
+            theirs.push(lie);
+        }
+    }
+    Ok(theirs)
 }

@@ -499,6 +499,12 @@ impl Store {
             .join(format!("{}.computer.transcript", hex::encode(table)))
     }
 
+    /// Whether `table` is a game against the computer (its side is saved beside it),
+    /// whatever its meta says or whether it reads.
+    pub fn is_computer_table(&self, table: &[u8; 32]) -> bool {
+        self.computer_path(table).exists()
+    }
+
     fn computer_path(&self, table: &[u8; 32]) -> PathBuf {
         self.dir
             .join("tables")

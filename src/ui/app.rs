@@ -109,6 +109,8 @@ pub struct Armada {
     backdrop: bool,
     /// The Rules screen is shown instead of the table or home, which wait under it.
     rules: bool,
+    /// Home was clicked during a friend's game: the top bar asks before leaving.
+    confirm_leave: bool,
     /// Won, lost and drawn across games, per kind of game.
     totals: crate::driver::Totals,
     /// A totals file that could not be read, and what became of it.
@@ -475,6 +477,7 @@ impl Armada {
             lan: None,
             backdrop: true,
             rules: false,
+            confirm_leave: false,
             totals,
             totals_lost,
         };
@@ -733,11 +736,25 @@ impl Armada {
             {
                 self.rules = !self.rules;
             }
-            if (self.play.is_some() || self.connecting.is_some() || self.arch.is_some())
+            if self.confirm_leave {
+                ui.label(self.text.get("leave-confirm"));
+                if ui.button(self.text.get("leave-yes")).clicked() {
+                    self.confirm_leave = false;
+                    self.rules = false;
+                    self.go_home();
+                }
+                if ui.button(self.text.get("leave-no")).clicked() {
+                    self.confirm_leave = false;
+                }
+            } else if (self.play.is_some() || self.connecting.is_some() || self.arch.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
-                self.rules = false;
-                self.go_home();
+                if self.friend_game_under_way() {
+                    self.confirm_leave = true;
+                } else {
+                    self.rules = false;
+                    self.go_home();
+                }
             }
         });
     }
@@ -758,6 +775,26 @@ impl Armada {
         } else if toggle {
             self.rules = !self.rules;
         }
+    }
+
+    /// Whether a friend's game is under way: leaving it resigns it, so Home asks first.
+    fn friend_game_under_way(&self) -> bool {
+        if let Some(play) = &self.play
+            && let Driver::Remote(remote) = &play.driver
+            && let Some(session) = remote.session()
+        {
+            let table = session.table();
+            return remote.ended().is_none()
+                && table.game().is_some()
+                && table.settled().is_none()
+                && !table.left(session.seat().other());
+        }
+        if let Some(arch) = self.arch.as_deref()
+            && arch.table.remote_ref().is_some_and(|r| r.ended().is_none())
+        {
+            return !arch.table.ended() && !arch.table.friend_left();
+        }
+        false
     }
 
     /// Back to the home screen: a friend table is left for good (a game under way
@@ -846,6 +883,13 @@ impl Driver {
         }
     }
 
+    fn remote_ref(&self) -> Option<&Remote> {
+        match self {
+            Self::Local(_) => None,
+            Self::Remote(remote) => Some(remote),
+        }
+    }
+
     fn remote(&mut self) -> Option<&mut Remote> {
         match self {
             Self::Local(_) => None,
@@ -867,6 +911,7 @@ fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String {
         Some(Link::Route(Route::Relayed(_, true))) => "link-relayed-limited",
         Some(Link::Reconnecting) => "link-reconnecting",
         Some(Link::Gone) => "link-gone",
+        Some(Link::Left) => "link-left",
     })
 }
 

@@ -17,6 +17,7 @@ mod deduce;
 mod fuzz;
 mod hostile;
 mod layers;
+mod leaving;
 mod liar;
 mod net;
 mod orders;

@@ -524,7 +524,14 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     let mut stdin = child.stdin.take().unwrap();
     let mut cells = (1..=10).flat_map(|row| ('A'..='J').map(move |col| format!("{col}{row}")));
     let mut errors = Vec::new();
-    let mut typed_junk = false;
+    // Junk first, one piece per refusal: a bad cell, a line that is not UTF-8 (once
+    // taken for the end of input, which resigned the game), a pasted page.
+    let mut junk: Vec<Vec<u8>> = vec![
+        b"Z99".to_vec(),
+        b"\xff\xfeE5".to_vec(),
+        "E5 ".repeat(3_500).into_bytes(),
+    ];
+    junk.reverse();
     let mut over = false;
     while let Ok(line) = lines.recv_timeout(Duration::from_mins(1)) {
         if line.starts_with("armada: ") {
@@ -537,13 +544,11 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
         if over || !wants_move {
             continue;
         }
-        let typed = if typed_junk {
-            cells.next().unwrap_or_else(|| "A1".into())
-        } else {
-            typed_junk = true;
-            "Z99".into()
-        };
-        writeln!(stdin, "{typed}").unwrap();
+        let typed = junk
+            .pop()
+            .unwrap_or_else(|| cells.next().unwrap_or_else(|| "A1".into()).into_bytes());
+        stdin.write_all(&typed).unwrap();
+        stdin.write_all(b"\n").unwrap();
     }
     let status = child.wait().unwrap();
     assert!(over, "the game ended; errors: {errors:?}");
@@ -553,6 +558,20 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
             .iter()
             .any(|e| e.to_lowercase().contains("\"z99\": column must be a–j")),
         "bad input is named: {errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("not text (not UTF-8)")),
+        "a line that is not UTF-8 is refused, not taken for the end: {errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("10499 characters") && e.len() < 200),
+        "a long line is refused without being echoed whole: {errors:?}"
+    );
+    assert!(
+        errors.iter().all(|e| e.len() < 300),
+        "no refusal echoes a long line: {errors:?}"
     );
     let (host_code, host_err) = host.finish();
     assert_eq!(host_code, 0, "{host_err}");

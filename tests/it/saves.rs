@@ -197,3 +197,116 @@ fn a_gone_text_is_bounded_on_the_wire() {
     };
     assert!(reason.len() <= proto::MAX_TEXT && long.starts_with(&reason));
 }
+
+/// Plays the current game of `pair` on to its settlement; false if it stalled.
+fn played_on(pair: &mut Pair) -> bool {
+    for _ in 0..10_000 {
+        pair.drive();
+        if pair.host.table().settled().is_some() && pair.guest.table().settled().is_some() {
+            return true;
+        }
+        if !armada::driver::step(&mut pair.host, &mut pair.guest, pair.now, &mut pair.rng)
+            .unwrap_or(false)
+        {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `verify` names a lie in `bytes`, a transcript file.
+fn names_a_lie(bytes: &[u8]) -> Option<String> {
+    match armada::fair::verify::verify(bytes).outcome {
+        armada::fair::verify::Outcome::Lie(lie) => Some(lie.to_string()),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_bit_flipped_anywhere_in_a_saved_table_never_leads_to_a_signed_lie() {
+    // Regression: a resumed side took its own saved frames on trust, so a flipped
+    // bit in one of them made it sign "the host lied" about itself, or — a changed
+    // signature changing the frame's hash — accuse the honest guest of citing a
+    // message never sent.
+    let dir = tempfile::tempdir().unwrap();
+    let (pair, stores) = saved_mid_game(dir.path());
+    let id = pair.host.table().id();
+    let identities = [pair.host.identity().clone(), pair.guest.identity().clone()];
+    let (mut refused, mut restored) = (0, 0);
+    for seat in Seat::BOTH {
+        let store = &stores[seat.index()];
+        for path in [store.session_path(&id), store.transcript_path(&id)] {
+            let good = std::fs::read(&path).unwrap();
+            for at in 0..good.len() {
+                let mut bytes = good.clone();
+                bytes[at] ^= 1 << (at % 8);
+                std::fs::write(&path, &bytes).unwrap();
+                if let Some(lie) = names_a_lie(&bytes) {
+                    panic!("verify of {} with byte {at} flipped: {lie}", path.display());
+                }
+                let result = store.restore::<Session>(&id, identities[seat.index()].clone(), 0);
+                let session = match result {
+                    Err(error) => {
+                        assert_eq!(damaged(&error).table, id, "byte {at}: {error:#}");
+                        refused += 1;
+                        continue;
+                    }
+                    Ok(session) => session.expect("the table is saved"),
+                };
+                restored += 1;
+                // It restored: the flip changed nothing that matters. Play on with the
+                // other side as saved; nobody may be named a liar.
+                let other = stores[seat.other().index()]
+                    .restore::<Session>(&id, identities[seat.other().index()].clone(), 0)
+                    .unwrap()
+                    .unwrap();
+                let mut on = Pair::new(Variant::Armada, false, at as u64);
+                *on.session(seat) = session;
+                *on.session(seat.other()) = other;
+                assert!(played_on(&mut on), "byte {at} of {}", path.display());
+                for side in Seat::BOTH {
+                    let file = on.session(side).table().transcript_file();
+                    if let Some(lie) = names_a_lie(&file) {
+                        panic!("byte {at} of {} led to a signed lie: {lie}", path.display());
+                    }
+                }
+            }
+            std::fs::write(&path, &good).unwrap();
+        }
+    }
+    // Nearly every byte is covered by a check or a signature.
+    assert!(
+        refused > 10 * restored,
+        "refused {refused}, restored {restored}"
+    );
+}
+
+#[test]
+fn plain_resume_names_a_damaged_meta_instead_of_finding_no_table() {
+    // Regression: the newest network table, its meta damaged, was passed over, and
+    // `armada resume` said there was no table to resume.
+    let dir = tempfile::tempdir().unwrap();
+    let (pair, stores) = saved_mid_game(dir.path());
+    let store = &stores[1];
+    let id = pair.guest.table().id();
+    let meta = armada::store::TableMeta {
+        seat: armada::store::SavedSeat::Guest,
+        other: armada::store::Other::Peer {
+            id: "12D3KooWExample".into(),
+            addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
+        },
+        by: armada::store::PlayedBy::Person,
+        games: 1,
+        game: armada::session::TableGame::Sea,
+    };
+    store.save_meta(&id, &meta).unwrap();
+    assert_eq!(armada::driver::saved_table(store, None).unwrap().0, id);
+    let path = dir
+        .path()
+        .join("guest")
+        .join("tables")
+        .join(format!("{}.meta", hex::encode(id)));
+    flip_middle(&path);
+    let error = armada::driver::saved_table(store, None).expect_err("a damaged meta is named");
+    assert_eq!(damaged(&error).table, id, "{error:#}");
+}

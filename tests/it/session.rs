@@ -313,7 +313,7 @@ mod leaving {
     fn a_forfeit_claim_against_a_peer_that_left_is_confirmed_at_once() {
         let mut pair = Pair::started(Variant::Armada, false, 11);
         pair.host
-            .handle_command(0, Command::Leave("bye".into()))
+            .handle_command(0, Command::LeaveNow("bye".into()))
             .unwrap();
         pair.drive();
         guest_claims(&mut pair);
@@ -345,7 +345,7 @@ mod leaving {
             .expect("the host waits for the answer");
         pair.host.handle_timeout(deadline);
         pair.host
-            .handle_command(deadline, Command::Leave("bye".into()))
+            .handle_command(deadline, Command::LeaveNow("bye".into()))
             .unwrap();
         // The shot reaches the guest, which answers before the claim and the leave come.
         let shot = pair.wire[Seat::Guest.index()].pop_front().unwrap();
@@ -379,7 +379,7 @@ mod leaving {
         }
         pair.host.handle_command(0, Command::Start).unwrap();
         pair.guest
-            .handle_command(0, Command::Leave("bye".into()))
+            .handle_command(0, Command::LeaveNow("bye".into()))
             .unwrap();
         pair.drive();
         for seat in Seat::BOTH {
@@ -405,10 +405,10 @@ mod leaving {
         let hello = pair.wire[Seat::Host.index()].pop_front().unwrap();
         pair.host.handle_message(0, &hello).unwrap();
         pair.guest
-            .handle_command(0, Command::Leave("bye".into()))
+            .handle_command(0, Command::LeaveNow("bye".into()))
             .unwrap();
         pair.host
-            .handle_command(0, Command::Leave("bye".into()))
+            .handle_command(0, Command::LeaveNow("bye".into()))
             .unwrap();
         pair.drive();
         for seat in Seat::BOTH {
@@ -436,7 +436,7 @@ mod leaving {
     fn a_side_that_left_refuses_every_command_and_changes_nothing() {
         let mut pair = Pair::started(Variant::Armada, false, 16);
         pair.guest
-            .handle_command(0, Command::Leave("bye".into()))
+            .handle_command(0, Command::LeaveNow("bye".into()))
             .unwrap();
         pair.drive();
         let fleet = Placer::new(&Variant::Armada.fleet()).place(&mut pair.rng);
@@ -451,6 +451,7 @@ mod leaving {
             Command::Resign,
             Command::PlayAgain,
             Command::Leave("again".into()),
+            Command::LeaveNow("again".into()),
         ] {
             let what = format!("{command:?}");
             let result = pair.guest.handle_command(0, command);
@@ -485,7 +486,7 @@ mod leaving {
                     .unwrap();
             }
             pair.host
-                .handle_command(0, Command::Leave("bye".into()))
+                .handle_command(0, Command::LeaveNow("bye".into()))
                 .unwrap();
             pair.guest.handle_command(0, Command::Resign).unwrap();
             pair.drive();
@@ -672,5 +673,229 @@ mod restarts {
             Session::restore(identity, b"junk", 0),
             Err(RestoreError::Malformed(_))
         ));
+    }
+}
+
+/// A player who leaves mid-game: the game is resigned, both reveals still go out, the
+/// verdict is settled on both sides, and only then the leave — so nothing waits.
+mod leaving_a_game {
+    use super::*;
+    use armada::fair::verify::{Outcome, verify};
+    use armada::rules::{Action, EndReason};
+    use armada::session::{Command, CommandError, Owed};
+
+    /// Both records verify complete and agree; the leaver has left.
+    fn settled_and_complete(pair: &Pair, leaver: Seat) {
+        for seat in Seat::BOTH {
+            let table = match seat {
+                Seat::Host => pair.host.table(),
+                Seat::Guest => pair.guest.table(),
+            };
+            assert!(table.left(leaver), "{seat}: the leave is in");
+            assert!(!table.left(leaver.other()), "{seat}");
+            let ending = table.game().and_then(|g| g.ending());
+            assert_eq!(
+                ending.map(|e| (e.winner, e.reason)),
+                Some((Some(leaver.other()), EndReason::Resigned)),
+                "{seat}"
+            );
+            let report = verify(&table.transcript_file());
+            assert_eq!(
+                report.outcome,
+                Outcome::Honest,
+                "{seat}: {:?}",
+                report.outcome
+            );
+            assert_eq!(report.left, Seat::BOTH.map(|s| s == leaver), "{seat}");
+        }
+        honest(&[
+            pair.host.table().settled().unwrap().clone(),
+            pair.guest.table().settled().unwrap().clone(),
+        ]);
+    }
+
+    /// Regression: a leave used to go out bare; the leaver never revealed, the other
+    /// side waited for that reveal for good and neither record had a result.
+    #[test]
+    fn leaving_mid_game_resigns_it_and_both_records_get_a_verdict() {
+        for leaver in Seat::BOTH {
+            let mut pair = Pair::started(Variant::Armada, false, 21);
+            for _ in 0..5 {
+                pair.step_bots();
+                pair.drive();
+            }
+            pair.session(leaver)
+                .handle_command(0, Command::Leave("bye".into()))
+                .unwrap();
+            pair.drive();
+            settled_and_complete(&pair, leaver);
+            // The one who stays is offered nothing to play: its friend is gone.
+            let stays = pair.session(leaver.other());
+            assert_eq!(stays.owed(), Owed::Nothing);
+            assert!(matches!(
+                stays.handle_command(0, Command::PlayAgain),
+                Err(CommandError::NotNow("the other player left the table"))
+            ));
+            assert_eq!(
+                stays.poll_timeout(),
+                None,
+                "{leaver}: nothing is waited for"
+            );
+        }
+    }
+
+    #[test]
+    fn a_leave_while_the_own_shot_waits_for_its_answer_resigns_after_the_answer() {
+        let mut pair = Pair::started(Variant::Armada, false, 22);
+        let cell = pair
+            .host
+            .table()
+            .game()
+            .unwrap()
+            .chart(Seat::Host)
+            .unmarked()
+            .iter()
+            .next()
+            .unwrap();
+        pair.host
+            .handle_command(0, Command::Act(Action::Shot(cell)))
+            .unwrap();
+        pair.host
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        // Nothing more is taken from the player meanwhile.
+        assert!(pair.host.handle_command(0, Command::Resign).is_err());
+        pair.drive();
+        settled_and_complete(&pair, Seat::Host);
+    }
+
+    #[test]
+    fn leaving_between_games_or_after_the_last_leaves_at_once() {
+        let mut pair = Pair::started(Variant::classic(10).unwrap(), false, 23);
+        pair.play_game();
+        pair.guest
+            .handle_command(0, Command::Leave("done".into()))
+            .unwrap();
+        pair.drive();
+        for table in [pair.host.table(), pair.guest.table()] {
+            assert!(table.left(Seat::Guest));
+            let report = verify(&table.transcript_file());
+            assert_eq!(report.outcome, Outcome::Honest);
+        }
+        assert_eq!(pair.host.owed(), Owed::Nothing, "no play-again offered");
+    }
+
+    /// Random tables, a random side leaving at a random moment of a random game
+    /// (placing, playing, after the end), by a plain leave or by a leave its process
+    /// crashed in the middle of and said again after the restart: the leave completes
+    /// on the frames alone (nobody waits on a deadline), and both records verify
+    /// alike, every game that started settled.
+    #[test]
+    fn a_side_leaving_at_any_moment_leaves_both_records_settled_and_alike() {
+        use armada::session::Session;
+        use rand::rngs::ChaCha8Rng;
+        use rand::{RngExt, SeedableRng};
+        let mut paths = [0; 2];
+        let tables = 120;
+        for seed in 0..tables {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let variant = [Variant::Armada, Variant::classic(10).unwrap()][seed as usize % 2];
+            let mut pair = Pair::new(variant, rng.random_bool(0.5), seed);
+            let leaver = if rng.random_bool(0.5) {
+                Seat::Host
+            } else {
+                Seat::Guest
+            };
+            let game = rng.random_range(0..2u32);
+            let at = rng.random_range(0..90);
+            let mut steps = 0;
+            loop {
+                pair.drive();
+                let table = pair.host.table();
+                let number = table.game_number().unwrap_or(0);
+                let settled = table.settled().is_some() && pair.guest.table().settled().is_some();
+                if number == game && (steps >= at || settled) {
+                    break;
+                }
+                if settled {
+                    pair.play_again();
+                    continue;
+                }
+                assert!(pair.step_bots(), "seed {seed}: the table plays on");
+                steps += 1;
+            }
+            let now = pair.now;
+            pair.session(leaver)
+                .handle_command(now, Command::Leave("bye".into()))
+                .unwrap();
+            let crash = rng.random_bool(0.5);
+            if crash {
+                // Crashed with the leave begun: restarted from its save, the person
+                // leaves again.
+                pair.collect();
+                let side = pair.session(leaver);
+                let saved = side.save();
+                let restored = Session::restore(side.identity().clone(), &saved, now).unwrap();
+                *side = restored;
+                let _ = pair
+                    .session(leaver)
+                    .handle_command(now, Command::Leave("bye".into()));
+            }
+            paths[usize::from(crash)] += 1;
+            pair.drive();
+            let files = Seat::BOTH.map(|seat| pair.session(seat).table().transcript_file());
+            let reports = files.each_ref().map(|f| verify(f));
+            for seat in Seat::BOTH {
+                let side = pair.session(seat);
+                let what =
+                    format!("seed {seed}, {leaver} left in game {game} at step {at}, {seat}");
+                assert!(side.table().left(leaver), "{what}: the leave is in");
+                assert_eq!(side.poll_timeout(), None, "{what}: nothing waits");
+                assert_eq!(side.owed(), Owed::Nothing, "{what}");
+                let report = &reports[seat.index()];
+                assert!(
+                    report
+                        .games
+                        .iter()
+                        .all(|g| g.moves.is_empty() && g.ending.is_none() || g.verdict.is_some()),
+                    "{what}: every game played is settled: {:?}",
+                    report.outcome
+                );
+                assert!(
+                    !matches!(report.outcome, Outcome::Lie(_) | Outcome::Malformed(_)),
+                    "{what}: {:?}",
+                    report.outcome
+                );
+            }
+            assert_eq!(
+                reports[0].games, reports[1].games,
+                "seed {seed}: the same record"
+            );
+            assert_eq!(reports[0].outcome, reports[1].outcome, "seed {seed}");
+        }
+        eprintln!(
+            "{tables} tables: {} plain leaves, {} crashed mid-leave",
+            paths[0], paths[1]
+        );
+    }
+
+    #[test]
+    fn a_leave_while_the_other_side_cannot_answer_goes_once_the_reveal_is_claimed() {
+        let mut pair = Pair::started(Variant::Armada, false, 24);
+        pair.guest
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        // The host never hears of it: the guest resigned and revealed, and waits.
+        pair.collect();
+        pair.wire = Default::default();
+        assert!(!pair.guest.table().left(Seat::Guest), "the leave waits");
+        let deadline = pair.guest.poll_timeout().expect("the reveal is waited for");
+        pair.now = deadline;
+        pair.guest.handle_timeout(deadline);
+        pair.collect();
+        assert!(
+            pair.guest.table().left(Seat::Guest),
+            "after its claim of the missing reveal, the leaver goes"
+        );
     }
 }

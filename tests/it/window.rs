@@ -2715,3 +2715,68 @@ fn an_archimedes_table_with_a_friend_resumes_after_the_window_is_closed() {
         arch_moves(m) == Some(2) && arch_moves(o) == Some(2)
     });
 }
+
+/// Regression: Home mid-game left at once with a bare leave; both windows then waited
+/// for the leaver's reveal for good, the host still showed "Connected directly" and
+/// an enabled Play again, and both home screens offered to resume the table.
+#[test]
+fn home_mid_game_asks_first_then_resigns_and_both_sides_settle_and_go_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_dir, guest_dir) = (dir.path().join("host"), dir.path().join("guest"));
+    let mut host = in_process_window(&host_dir);
+    let mut guest = in_process_window(&guest_dir);
+    let link = open_table(&mut host);
+    join_by_paste(&mut host, &mut guest, &link);
+    start_friend_game(&mut host, &mut guest, false);
+    // Home asks first; "No" plays on.
+    click(&mut guest, "Home");
+    assert!(has(
+        &guest,
+        "Leave the table? The game under way counts as resigned; your friend is told."
+    ));
+    click(&mut guest, "No, play on");
+    assert!(has(&guest, "Offer a draw"), "still at the table");
+    click(&mut guest, "Home");
+    click(&mut guest, "Yes, leave");
+    assert!(has(&guest, "Open a table"), "the guest is home at once");
+    // The guest's side resigns, reveals and leaves in the background; the host sees
+    // the game won, its verdict, and that its friend left.
+    until(&mut host, "the verdict and the leave", |h| {
+        has(h, "Opponent's answers: All") && has(h, "Your friend left the table.")
+    });
+    let again = host.get_by_label("Play again");
+    assert!(
+        again.accesskit_node().is_disabled(),
+        "nobody to play again with"
+    );
+    let host_table = host.state().session().unwrap().table().clone();
+    assert!(matches!(host_table.settled(), Some(Verdict::Honest(_))));
+    assert!(host_table.left(armada::rules::Seat::Guest));
+    // No confirmation: nothing is under way any more.
+    click(&mut host, "Home");
+    assert!(has(&host, "Open a table"));
+    for data in [&host_dir, &guest_dir] {
+        // The guest's network side may still be parting: its record settles within
+        // moments, and then verifies whole.
+        let give_up = std::time::Instant::now() + std::time::Duration::from_mins(1);
+        let report = loop {
+            let report = saved_report(data);
+            if report.left[1] || std::time::Instant::now() > give_up {
+                break report;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{}",
+            data.display()
+        );
+        assert_eq!(report.left, [false, true]);
+        let window = in_process_window(data);
+        assert!(
+            !has(&window, "Resume the game with your friend"),
+            "a table its guest left is not offered for resuming"
+        );
+    }
+}

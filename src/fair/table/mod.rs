@@ -76,6 +76,14 @@ impl Table {
         Self::with_ledger(Ledger::new(id, Some(me)))
     }
 
+    /// From now on `me`'s frames are taken as this process's own, their signatures
+    /// not checked again. A session restoring a saved record replays it into a
+    /// [`Self::new`] table first, so that its own frames are checked like a
+    /// stranger's before it signs anything from them.
+    pub fn own_from_now(&mut self, me: Seat) {
+        self.ledger.own = Some(me);
+    }
+
     fn with_ledger(ledger: Ledger) -> Self {
         Self {
             ledger,

@@ -677,10 +677,26 @@ impl Play {
             };
             ui.label(RichText::new(t.get(id)).size(16.0).color(colour));
         }
+        // A friend who left, or a table whose network side has ended, plays no more.
+        let left = table.left(me.other());
+        let over = self
+            .driver
+            .remote_ref()
+            .is_some_and(|r| r.ended().is_some());
+        if friend && left {
+            ui.label(
+                RichText::new(t.get("link-left"))
+                    .size(16.0)
+                    .color(Color32::from_rgb(255, 220, 110)),
+            );
+        }
         let mut home = false;
         ui.horizontal_wrapped(|ui| {
             if ui
-                .add_enabled(settled && !mine, egui::Button::new(t.get("play-again")))
+                .add_enabled(
+                    settled && !mine && !left && !over,
+                    egui::Button::new(t.get("play-again")),
+                )
                 .clicked()
             {
                 let _ = self.driver.command(now, Command::PlayAgain);

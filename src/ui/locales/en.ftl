@@ -37,6 +37,7 @@ link-direct-upnp = Connected directly (your router forwards the port: UPnP)
 link-relayed-limited = Connected through a relay that limits each connection: moving to fresh ones as you play
 link-reconnecting = Connection lost — reconnecting…
 link-gone = Your opponent is gone: a forfeit is claimed on the record.
+link-left = Your friend left the table.
 refused = Refused: { $why }
 home-lan = Find tables on the LAN
 lan-searching = Looking for tables on the LAN…
@@ -160,6 +161,9 @@ tip-torpedo = Runs along a row or column from the edge and hits the first unmark
 tip-air = An aircraft drops five shells on five random cells of a 3×3 square. { $left } left.
 tip-radar = Shows for about three seconds which cells of a 3×3 square hold a deck; it ends your turn. { $left } left.
 home = Home
+leave-confirm = Leave the table? The game under way counts as resigned; your friend is told.
+leave-yes = Yes, leave
+leave-no = No, play on
 
 ## Reports
 act-shot = shot { $cell }

@@ -1,0 +1,282 @@
+//! The edges of a table between friends, against the real binary: a person who
+//! leaves mid-game (typing `quit`, or ending the input), a finished table resumed, a
+//! taken seat, a closed table. Every such end is prompt, said in one sentence, and
+//! leaves both records complete.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use armada::fair::verify::{Outcome, verify};
+
+use crate::net::{ARMADA, Process};
+
+const LISTEN: &str = "/ip4/127.0.0.1/tcp/0";
+
+/// How long an end may take here at most; it takes a few seconds (a slow machine
+/// only makes the test wait longer, never fail early).
+const PROMPT: Duration = Duration::from_secs(60);
+
+/// `armada join` (or any command) with piped standard input, and its output lines
+/// (standard output and error together).
+fn person(args: &[&str], data: &Path) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(ARMADA)
+        .args(args)
+        .args([
+            "--listen",
+            LISTEN,
+            "--no-discovery",
+            "--no-public",
+            "--data-dir",
+        ])
+        .arg(data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, lines) = mpsc::channel::<String>();
+    for reader in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(reader).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    (child, lines)
+}
+
+/// Waits for `child` to exit (at most [`PROMPT`]): its exit code.
+fn exit_of(child: &mut Child) -> i32 {
+    let start = Instant::now();
+    while start.elapsed() < PROMPT {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code().unwrap_or(-1);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    panic!("the process did not exit");
+}
+
+fn transcript(data: &Path) -> Vec<u8> {
+    let tables = data.join("tables");
+    let path = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "armada"))
+        .expect("a saved transcript");
+    std::fs::read(path).unwrap()
+}
+
+/// A person at a two-game table (classic 8×8) with a computer host plays game 1, asks
+/// for game 2, and leaves a few moves into it: by typing `quit`, or by ending the input.
+fn a_person_leaving_game_two(typed_quit: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let host = Process::start(
+        &[
+            "host",
+            "--bot",
+            "hard",
+            "--games",
+            "2",
+            "--classic",
+            "8",
+            "--listen",
+            LISTEN,
+        ],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let (mut child, lines) = person(&["join", &link, "--games", "2"], &guest_data);
+    let mut stdin = Some(child.stdin.take().unwrap());
+    let cells = || (1..=8).flat_map(|row| ('A'..='H').map(move |col| format!("{col}{row}")));
+    let mut next = cells();
+    let (mut game, mut moves) = (1, 0);
+    let mut said = Vec::new();
+    while let Ok(line) = lines.recv_timeout(PROMPT) {
+        said.push(line.clone());
+        let Some(input) = stdin.as_mut() else {
+            continue;
+        };
+        if line.starts_with("game 2 started") {
+            (game, next) = (2, cells());
+        }
+        if game == 1 && line.starts_with("verdict:") {
+            writeln!(input, "again").unwrap();
+        }
+        if line != "your move" {
+            continue;
+        }
+        if game == 2 && moves == 3 {
+            if typed_quit {
+                writeln!(input, "quit").unwrap();
+            } else {
+                drop(stdin.take());
+            }
+            break;
+        }
+        moves += usize::from(game == 2);
+        writeln!(input, "{}", next.next().unwrap()).unwrap();
+    }
+    assert_eq!(game, 2, "game 2 began: {said:?}");
+    let code = exit_of(&mut child);
+    said.extend(lines.try_iter());
+    assert_eq!(code, 0, "{said:?}");
+    assert!(
+        said.iter()
+            .any(|l| l == "you left the table; a game that was under way is recorded as resigned"),
+        "the person is told what leaving did: {said:?}"
+    );
+    let (host_code, host_err) = host.finish_within(PROMPT);
+    assert_eq!(
+        host_code, 0,
+        "the host ends at once and cleanly: {host_err}"
+    );
+    for data in [&host_data, &guest_data] {
+        let report = verify(&transcript(data));
+        assert_eq!(report.outcome, Outcome::Honest, "{}", data.display());
+        assert_eq!(report.games.len(), 2);
+        assert!(report.games.iter().all(|g| g.verdict.is_some()));
+        assert!(report.left[1], "the guest left");
+    }
+}
+
+/// Regression: `quit` in game 2 left it without a result on both records, the host
+/// waiting for a reveal that never came.
+#[test]
+fn a_person_typing_quit_mid_game_resigns_and_both_records_settle() {
+    a_person_leaving_game_two(true);
+}
+
+/// Ctrl-D mid-game: the same leave, said as such.
+#[test]
+fn the_end_of_input_mid_game_leaves_as_quit_does() {
+    a_person_leaving_game_two(false);
+}
+
+/// Regression: resuming a table that is over printed "resuming table …" and waited
+/// for good.
+#[test]
+fn resuming_a_finished_table_says_so_and_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let host = Process::start(&["host", "--bot", "easy", "--listen", LISTEN], &host_data);
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", LISTEN],
+        &guest_data,
+    );
+    crate::net::both_succeed(guest, host);
+    for data in [&host_data, &guest_data] {
+        let resumed = Process::start(&["resume", "--listen", LISTEN], data);
+        assert!(
+            resumed.wait_for("is over: the other player left it, so there is nothing to resume"),
+            "one sentence says why nothing is resumed"
+        );
+        let (code, err) = resumed.finish_within(PROMPT);
+        assert_eq!(code, 0, "{err}");
+    }
+}
+
+/// Regression: over QUIC nothing tells the survivor that a killed peer's connection
+/// is dead until its idle timeout, and the resumed peer's new stream waited unread
+/// until then ("link lost … reconnecting" after 3–15 s). The new stream now replaces
+/// the old one as it comes.
+#[test]
+fn a_guest_resumed_over_quic_is_taken_back_on_its_new_connection_at_once() {
+    let bots = crate::net::Bots {
+        host: &["--bot", "hard", "--games", "2"],
+        guest: &["--bot", "medium", "--games", "2"],
+        honest: |data| crate::net::assert_honest(data, 2),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/udp/0/quic-v1";
+    let (host, guest, host_data, guest_data) =
+        crate::net::two_bots_with(&bots, dir.path(), listen, [&[], &[]]);
+    assert!(guest.wait_for("score"), "the guest plays");
+    guest.kill();
+    let resumed = Process::start(&["resume", "--listen", listen], &guest_data);
+    let mut seen = Vec::new();
+    let back = loop {
+        let line = host
+            .lines
+            .recv_timeout(PROMPT)
+            .unwrap_or_else(|_| panic!("the host went quiet: {seen:?}"));
+        if line.contains("the other player is back on a new connection") {
+            break true;
+        }
+        if line.starts_with("link lost") {
+            break false;
+        }
+        seen.push(line);
+    };
+    assert!(
+        back,
+        "the host took the new connection, not the idle timeout: {seen:?}"
+    );
+    crate::net::both_succeed(resumed, host);
+    for data in [&host_data, &guest_data] {
+        (bots.honest)(data);
+    }
+}
+
+/// A second guest at a taken seat, an invite whose table is closed, an invite whose
+/// address answers as another peer: one sentence each, soon. (Before: a 30 s wait
+/// for settings, then a deadline error; libp2p's dial errors, three lines of them.)
+#[test]
+fn a_taken_seat_a_closed_table_and_a_wrong_peer_are_each_one_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    // A person hosts and never types: the table stays open, its seat taken.
+    let (mut host, host_lines) = person(&["host"], &dir.path().join("host"));
+    let link = loop {
+        let line = host_lines.recv_timeout(PROMPT).expect("the host's invite");
+        if line.starts_with("armada://join/") {
+            break line;
+        }
+    };
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", LISTEN],
+        &dir.path().join("guest"),
+    );
+    while let Ok(line) = host_lines.recv_timeout(PROMPT) {
+        if line.contains("took the guest's seat") {
+            break;
+        }
+    }
+    let joins = |what: &str, link: &str, expected: &str| {
+        let late = Process::start(
+            &["join", link, "--bot", "easy", "--listen", LISTEN],
+            &dir.path().join(what),
+        );
+        let (code, err) = late.finish_within(PROMPT);
+        assert_ne!(code, 0, "{what}");
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(!err.contains("Dial error"), "{what}: {err}");
+    };
+    joins("second", &link, "that table already has its guest");
+    // The same address, another peer's identity: an invite out of date.
+    let mut invite = armada_proto::Invite::parse(&link).unwrap();
+    let stranger = libp2p::identity::Keypair::generate_ed25519();
+    invite.peer = stranger.public().to_peer_id().to_bytes();
+    joins(
+        "wrong",
+        &invite.to_link(),
+        "the address in that invite answers as another peer: the invite is out of date",
+    );
+    host.kill().unwrap();
+    host.wait().unwrap();
+    guest.kill();
+    joins(
+        "closed",
+        &link,
+        "nobody answers at that invite: the table may be closed",
+    );
+}
