@@ -112,7 +112,8 @@ fn a_person_leaving_game_two(typed_quit: bool) {
         if game == 1 && line.starts_with("verdict:") {
             writeln!(input, "again").unwrap();
         }
-        if line != "your move" {
+        // A cell the sinking of a ship marked is refused: the next one is typed.
+        if line != "your move" && !line.ends_with("is already marked") {
             continue;
         }
         if game == 2 && moves == 3 {
