@@ -209,3 +209,37 @@ pub fn report_archimedes(
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: a draw offer, its answer and a request for another game were
+    /// silent at the terminal, for the sender and for the other player alike.
+    #[test]
+    fn offers_answers_requests_and_leaves_are_told_to_both_sides() {
+        let settings =
+            armada::session::settings(armada::rules::Variant::Armada, armada::session::GRACE_MS);
+        let identity = armada::fair::sign::Identity::generate();
+        let host = Session::host(identity, [7; 32], settings);
+        let line = |note: Note| describe(&host, &Event::Table(note)).unwrap_or_default();
+        let (me, them) = (Seat::Host, Seat::Guest);
+        assert!(line(Note::DrawOffered(me)).starts_with("you offered a draw"));
+        assert!(line(Note::DrawOffered(them)).contains("type `accept` or `decline`"));
+        assert_eq!(line(Note::DrawDeclined(them)), "they declined the draw");
+        assert_eq!(line(Note::DrawAccepted(me)), "you accepted the draw");
+        assert!(line(Note::PlayAgain(me)).starts_with("you asked for another game"));
+        assert!(line(Note::PlayAgain(them)).contains("type `again`"));
+        let left = |seat| {
+            line(Note::Left {
+                seat,
+                reason: "bye".into(),
+            })
+        };
+        assert_eq!(
+            left(me),
+            "you left the table; a game that was under way is recorded as resigned"
+        );
+        assert_eq!(left(them), "the other player left the table (bye)");
+    }
+}

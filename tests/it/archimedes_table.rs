@@ -685,3 +685,35 @@ fn the_binary_verifies_an_archimedes_transcript_and_names_a_lie() {
     );
     assert!(text.contains("an illegal move"), "{text}");
 }
+
+/// Regression: every illegal move was refused as "that move is not legal", with no
+/// reason; the engine's reason is now the refusal.
+#[test]
+fn an_illegal_move_is_refused_with_the_rules_reason() {
+    let mut friends = Friends::new(6, 31);
+    let seat = friends.host.table().mover().expect("a mover");
+    let position = friends.side(seat).table().position().unwrap().clone();
+    let mine = position.ships(position.mover()).iter().next().unwrap();
+    let theirs = position
+        .ships(position.mover().other())
+        .iter()
+        .next()
+        .unwrap();
+    let refused = |friends: &mut Friends, from: Coord, to: Coord| {
+        friends
+            .side(seat)
+            .handle_command(0, Command::Move(Move { from, to }))
+            .expect_err("an illegal move is refused")
+            .to_string()
+    };
+    assert_eq!(
+        refused(&mut friends, mine, mine),
+        "a ship must move at least one cell"
+    );
+    assert_eq!(
+        refused(&mut friends, theirs, mine),
+        format!("the ship at {theirs} is not yours")
+    );
+    // Nothing was sent.
+    assert!(friends.side(seat).poll_transmit().is_none());
+}
