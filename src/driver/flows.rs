@@ -438,7 +438,7 @@ struct Refusals {
 }
 
 impl Refusals {
-    const EVERY: Duration = Duration::from_secs(60);
+    const EVERY: Duration = Duration::from_mins(1);
 
     fn refused(&mut self, peer: PeerId, why: &str, say: Say<'_>) {
         let line = format!("{peer}: {why}");
@@ -832,26 +832,11 @@ struct Table {
 /// The saved network table `table` (its id in hex), or the newest one, and the
 /// game it plays: what [`resume`] needs to be called with.
 pub fn saved_table(store: &Store, table: Option<&str>) -> anyhow::Result<([u8; 32], TableGame)> {
-    let id = match table {
-        Some(text) => <[u8; 32]>::try_from(hex::decode(text.trim())?)
-            .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?,
-        None => {
-            // The newest network table; a damaged one is named, not passed over for an
-            // older one (a game against the computer is the window's to resume).
-            let mut found = None;
-            for id in store.tables()? {
-                match store.load_meta(&id) {
-                    Ok(meta) if meta.is_computer() => {}
-                    Ok(_) => {
-                        found = Some(id);
-                        break;
-                    }
-                    Err(error) if !store.is_computer_table(&id) => return Err(error),
-                    Err(_) => {}
-                }
-            }
-            found.context("there is no saved network table to resume")?
-        }
+    let id = if let Some(text) = table {
+        <[u8; 32]>::try_from(hex::decode(text.trim())?)
+            .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?
+    } else {
+        newest_network_table(store)?
     };
     let meta = store.load_meta(&id)?;
     anyhow::ensure!(
@@ -859,6 +844,20 @@ pub fn saved_table(store: &Store, table: Option<&str>) -> anyhow::Result<([u8; 3
         "that table is a game against the computer: open the window (`armada`) to resume it"
     );
     Ok((id, meta.game))
+}
+
+/// The newest network table; a damaged one is named, not passed over for an older
+/// one (a game against the computer is the window's to resume).
+fn newest_network_table(store: &Store) -> anyhow::Result<[u8; 32]> {
+    for id in store.tables()? {
+        match store.load_meta(&id) {
+            Ok(meta) if meta.is_computer() => {}
+            Ok(_) => return Ok(id),
+            Err(error) if !store.is_computer_table(&id) => return Err(error),
+            Err(_) => {}
+        }
+    }
+    anyhow::bail!("there is no saved network table to resume")
 }
 
 /// Continues the saved table `id` of game `G` ([`saved_table`] finds it): the

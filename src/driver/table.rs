@@ -82,6 +82,16 @@ pub(super) async fn crash_point() {
     }
 }
 
+/// The earlier of the session's next deadline and the end of parting (`PARTING_MS`
+/// after this side's leave went out, if it did).
+fn next_deadline(session: Option<Instant>, parted: Option<Instant>) -> Option<Instant> {
+    let parting = parted.map(|since| since + std::time::Duration::from_millis(PARTING_MS));
+    match (session, parting) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Whether `key` (an ed25519 public key from a hello) is the key of `peer`.
 pub(super) fn is_peer(key: &[u8; 32], peer: &PeerId) -> bool {
     libp2p::identity::ed25519::PublicKey::try_from_bytes(key)
@@ -275,14 +285,8 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
             }
             continue;
         }
-        let parting = parted.map(|since| since + std::time::Duration::from_millis(PARTING_MS));
-        let deadline = match (
-            seat.session.poll_timeout().map(|at| seat.clock.at(at)),
-            parting,
-        ) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let session_deadline = seat.session.poll_timeout().map(|at| seat.clock.at(at));
+        let deadline = next_deadline(session_deadline, parted);
         tokio::select! {
             frame = framed.next() => match frame {
                 Some(Ok(bytes)) => {

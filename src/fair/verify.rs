@@ -95,17 +95,9 @@ pub struct Report {
 
 /// Verifies a transcript file's bytes.
 pub fn verify(bytes: &[u8]) -> Report {
-    let malformed = |why: String| Report {
-        table: None,
-        settings: None,
-        games: Vec::new(),
-        archimedes: Vec::new(),
-        left: [false; 2],
-        outcome: Outcome::Malformed(why),
-    };
     let transcript: Transcript = match proto::decode_transcript(bytes) {
         Ok(t) => t,
-        Err(e) => return malformed(e.to_string()),
+        Err(e) => return Report::malformed(e.to_string()),
     };
     let order =
         canonical(&transcript.frames).unwrap_or_else(|| (0..transcript.frames.len()).collect());
@@ -120,7 +112,7 @@ pub fn verify(bytes: &[u8]) -> Report {
         let notes = match table.receive(from, &frame.bytes) {
             Ok(notes) => notes,
             Err(e) => {
-                let mut report = malformed(format!("frame {i} (from the {from}): {e}"));
+                let mut report = Report::malformed(format!("frame {i} (from the {from}): {e}"));
                 report.table = Some(transcript.table);
                 return report;
             }
@@ -422,6 +414,17 @@ fn verdict_json(verdict: Option<&Verdict>) -> Value {
 }
 
 impl Report {
+    fn malformed(why: String) -> Self {
+        Self {
+            table: None,
+            settings: None,
+            games: Vec::new(),
+            archimedes: Vec::new(),
+            left: [false; 2],
+            outcome: Outcome::Malformed(why),
+        }
+    }
+
     /// The record as one JSON document (schema in PROTOCOL.md, "The game record").
     pub fn to_json(&self) -> Value {
         let games: Vec<Value> = self

@@ -109,12 +109,20 @@ pub struct Armada {
     backdrop: bool,
     /// The Rules screen is shown instead of the table or home, which wait under it.
     rules: bool,
-    /// Home was clicked during a friend's game: the top bar asks before leaving.
-    confirm_leave: bool,
+    /// The top bar's Home: shown, or asking before a friend's game is left.
+    home_button: HomeButton,
     /// Won, lost and drawn across games, per kind of game.
     totals: crate::driver::Totals,
     /// A totals file that could not be read, and what became of it.
     totals_lost: Option<TotalsLost>,
+}
+
+/// The top bar's Home button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HomeButton {
+    Shown,
+    /// Clicked during a friend's game: leaving it resigns it, so the bar asks first.
+    Asking,
 }
 
 /// A totals file that could not be read.
@@ -477,7 +485,7 @@ impl Armada {
             lan: None,
             backdrop: true,
             rules: false,
-            confirm_leave: false,
+            home_button: HomeButton::Shown,
             totals,
             totals_lost,
         };
@@ -736,21 +744,21 @@ impl Armada {
             {
                 self.rules = !self.rules;
             }
-            if self.confirm_leave {
+            if self.home_button == HomeButton::Asking {
                 ui.label(self.text.get("leave-confirm"));
                 if ui.button(self.text.get("leave-yes")).clicked() {
-                    self.confirm_leave = false;
+                    self.home_button = HomeButton::Shown;
                     self.rules = false;
                     self.go_home();
                 }
                 if ui.button(self.text.get("leave-no")).clicked() {
-                    self.confirm_leave = false;
+                    self.home_button = HomeButton::Shown;
                 }
             } else if (self.play.is_some() || self.connecting.is_some() || self.arch.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
                 if self.friend_game_under_way() {
-                    self.confirm_leave = true;
+                    self.home_button = HomeButton::Asking;
                 } else {
                     self.rules = false;
                     self.go_home();

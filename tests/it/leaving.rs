@@ -17,7 +17,7 @@ const LISTEN: &str = "/ip4/127.0.0.1/tcp/0";
 
 /// How long an end may take here at most; it takes a few seconds (a slow machine
 /// only makes the test wait longer, never fail early).
-const PROMPT: Duration = Duration::from_secs(60);
+const PROMPT: Duration = Duration::from_mins(1);
 
 /// `armada join` (or any command) with piped standard input, and its output lines
 /// (standard output and error together).

@@ -875,6 +875,29 @@ fn silent_flood(port: u16) -> usize {
 /// limit at once; strangers that open many game streams and send half a frame, and
 /// one that dials again and again, are sent away — while the invited guest takes its
 /// seat and plays the table to the end, honest, undisturbed.
+/// Reads the host's lines to its table's end: how many strangers it refused, in how
+/// many lines. The first refusal is said in full, the rest summed up once a minute
+/// (or when the seat is taken): "refused N more stranger(s) since (latest: …)".
+fn refusals_until_the_end(host: &Process) -> (usize, usize) {
+    let (mut refused, mut lines) = (0, 0);
+    loop {
+        let line = host
+            .lines
+            .recv_timeout(Duration::from_mins(2))
+            .expect("the host finishes its table");
+        if let Some(rest) = line.strip_prefix("refused ") {
+            lines += 1;
+            refused += rest
+                .split_once(" more stranger(s) since")
+                .and_then(|(n, _)| n.parse::<usize>().ok())
+                .unwrap_or(1);
+        }
+        if line.starts_with("table over: 2 game") {
+            return (refused, lines);
+        }
+    }
+}
+
 #[test]
 fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
     use std::sync::Arc;
@@ -965,25 +988,7 @@ fn hostile_strangers_are_limited_and_the_guest_plays_undisturbed() {
         ],
         &guest_data,
     );
-    let (mut refused, mut lines) = (0, 0);
-    loop {
-        let line = host
-            .lines
-            .recv_timeout(Duration::from_mins(2))
-            .expect("the host finishes its table");
-        // The first refusal is said in full, the rest summed up once a minute (or
-        // when the seat is taken): "refused N more stranger(s) since (latest: …)".
-        if let Some(rest) = line.strip_prefix("refused ") {
-            lines += 1;
-            refused += rest
-                .split_once(" more stranger(s) since")
-                .and_then(|(n, _)| n.parse::<usize>().ok())
-                .unwrap_or(1);
-        }
-        if line.starts_with("table over: 2 game") {
-            break;
-        }
-    }
+    let (refused, lines) = refusals_until_the_end(&host);
     stop.store(true, Ordering::Relaxed);
     runtime.block_on(knocker).unwrap();
     let knocks = knocks.load(Ordering::Relaxed);

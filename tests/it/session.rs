@@ -693,7 +693,7 @@ mod leaving_a_game {
             };
             assert!(table.left(leaver), "{seat}: the leave is in");
             assert!(!table.left(leaver.other()), "{seat}");
-            let ending = table.game().and_then(|g| g.ending());
+            let ending = table.game().and_then(armada::rules::Game::ending);
             assert_eq!(
                 ending.map(|e| (e.winner, e.reason)),
                 Some((Some(leaver.other()), EndReason::Resigned)),
