@@ -256,7 +256,24 @@ pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
         })
     }
     let store = armada::driver::Store::open(net.data_dir.as_deref())?;
-    match armada::driver::saved_table(&store, table)? {
+    let found = match armada::driver::saved_table(&store, table) {
+        Ok(found) => found,
+        Err(error) => {
+            // A damaged meta: nothing is signed from it, and the other player is
+            // told at once, as for a damaged session.
+            if let Some(damaged) = error.downcast_ref::<armada::driver::Damaged>().cloned() {
+                let config = config(net);
+                network(move |say| {
+                    Box::pin(async move {
+                        armada::driver::tell_damaged(&config, &store, &damaged, say).await?;
+                        Ok(0)
+                    })
+                })?;
+            }
+            return Err(error);
+        }
+    };
+    match found {
         (id, TableGame::Sea) => resume_as::<Session>(net, id),
         (id, TableGame::Archimedes) => resume_as::<ArchSession>(net, id),
     }

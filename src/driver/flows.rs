@@ -895,7 +895,7 @@ pub async fn resume<G: Game>(
                 let host = meta.seat == SavedSeat::Host;
                 let told = tokio::time::timeout(
                     Duration::from_millis(TELL_GONE_MS),
-                    tell_gone(&seating, &identity, host, peer, addrs, damaged),
+                    tell_gone(&seating.config, &identity, host, peer, addrs, damaged),
                 )
                 .await;
                 say(match told {
@@ -984,14 +984,71 @@ async fn reseat(
     Ok((node, reach))
 }
 
+/// A saved table whose meta is `damaged`: tells the other player at once that the
+/// table cannot go on (at most `TELL_GONE_MS`), as a damaged session does. The seat and
+/// the other player come from the signed frames when the session still restores,
+/// the addresses from the meta as it reads (a wrong one only fails to dial).
+pub async fn tell_damaged(
+    config: &Config,
+    store: &Store,
+    damaged: &crate::store::Damaged,
+    say: Say<'_>,
+) -> anyhow::Result<()> {
+    let id = damaged.table;
+    let identity = store.identity()?;
+    let hint = store.meta_unchecked(&id);
+    let signed = match store.restore::<Session>(&id, identity.clone(), 0) {
+        Ok(Some(s)) => Some((s.seat(), TableSession::key(&s, s.seat().other()))),
+        _ => match store.restore::<crate::session::archimedes::Session>(&id, identity.clone(), 0) {
+            Ok(Some(s)) => Some((s.seat(), TableSession::key(&s, s.seat().other()))),
+            _ => None,
+        },
+    };
+    let seat = signed
+        .map(|(seat, _)| seat)
+        .or_else(|| hint.as_ref().map(|m| Seat::from(m.seat)));
+    let peer = match signed.and_then(|(_, key)| key) {
+        Some(key) => libp2p::identity::ed25519::PublicKey::try_from_bytes(&key)
+            .ok()
+            .map(|k| libp2p::identity::PublicKey::from(k).to_peer_id()),
+        None => match hint.as_ref().map(|m| &m.other) {
+            Some(Other::Peer { id, .. }) => id.parse().ok(),
+            _ => None,
+        },
+    };
+    let addrs: Vec<Multiaddr> = match hint.as_ref().map(|m| &m.other) {
+        Some(Other::Peer { addrs, .. }) => addrs.iter().filter_map(|a| a.parse().ok()).collect(),
+        _ => Vec::new(),
+    };
+    let (Some(seat), Some(peer)) = (seat, peer) else {
+        say("could not tell the other player: the damaged table does not say who it is");
+        return Ok(());
+    };
+    say(&format!(
+        "telling the other player that this table cannot go on (at most {} s)",
+        TELL_GONE_MS / 1000
+    ));
+    let host = seat == Seat::Host;
+    let told = tokio::time::timeout(
+        Duration::from_millis(TELL_GONE_MS),
+        tell_gone(config, &identity, host, peer, addrs, damaged),
+    )
+    .await;
+    say(match told {
+        Ok(Ok(())) => "the other player was told that this table cannot go on",
+        _ => "could not reach the other player to tell it that this table cannot go on",
+    });
+    Ok(())
+}
+
 /// How long a side whose save is damaged tries to tell the other player so.
 const TELL_GONE_MS: u64 = 30_000;
 
 /// Reaches the other player as the table's seat would (the host listens where it
 /// did, the guest dials) and sends it [`proto::Wire::Gone`], until the other side
 /// shows it heard: it played the stream (its sync came) and then closed it.
-async fn tell_gone<G: Game>(
-    seating: &Seating<G>,
+async fn tell_gone(
+    config: &Config,
     identity: &crate::fair::sign::Identity,
     host: bool,
     peer: PeerId,
@@ -999,7 +1056,7 @@ async fn tell_gone<G: Game>(
     damaged: &crate::store::Damaged,
 ) -> anyhow::Result<()> {
     use futures::SinkExt;
-    let (node, mut reach) = reseat(&seating.config, identity, host, addrs).await?;
+    let (node, mut reach) = reseat(config, identity, host, addrs).await?;
     let gone = Bytes::from(Session::gone_wire(
         damaged.table,
         "its saved table is damaged",

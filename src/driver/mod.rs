@@ -38,7 +38,9 @@ pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;
 pub use duet::{Duet, step};
 #[cfg(feature = "net")]
-pub use flows::{Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table};
+pub use flows::{
+    Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table, tell_damaged,
+};
 pub use game::{ArchimedesBot, Computer, Game, played};
 #[cfg(feature = "net")]
 pub use lan::lan_tables;

@@ -281,3 +281,50 @@ fn a_taken_seat_a_closed_table_and_a_wrong_peer_are_each_one_sentence() {
         "nobody answers at that invite: the table may be closed",
     );
 }
+
+/// Regression: with its meta damaged, plain `armada resume` said there was no table
+/// to resume, and the other player waited out the grace. Now the damage is named and
+/// the other player told at once, as for a damaged session.
+#[test]
+fn a_damaged_meta_is_named_by_plain_resume_and_the_other_player_is_told_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    // The longest grace, ten minutes: only being told lets the host finish at once.
+    let host = Process::start(
+        &[
+            "host", "--bot", "hard", "--grace", "600", "--listen", LISTEN,
+        ],
+        &host_data,
+    );
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", LISTEN],
+        &guest_data,
+    );
+    assert!(guest.wait_for("air strike"));
+    guest.kill();
+    let meta = std::fs::read_dir(guest_data.join("tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "meta"))
+        .unwrap();
+    // A change a JSON reader takes without complaint: the count of games.
+    let text = std::fs::read_to_string(&meta).unwrap();
+    assert!(text.contains("\"games\": 1"), "{text}");
+    std::fs::write(&meta, text.replace("\"games\": 1", "\"games\": 2")).unwrap();
+
+    let resumed = Process::start(&["resume", "--listen", LISTEN], &guest_data);
+    assert!(
+        resumed.wait_for("the other player was told that this table cannot go on"),
+        "the resumed guest never reached the host"
+    );
+    let (code, stderr) = resumed.finish_within(PROMPT);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("is damaged") && stderr.contains(".meta fails its check"),
+        "{stderr}"
+    );
+    assert!(host.wait_for("the other player cannot go on: its saved table is damaged"));
+    let (code, stderr) = host.finish_within(PROMPT);
+    assert_eq!(code, 1, "a table ended so is not finished: {stderr}");
+}
