@@ -219,8 +219,8 @@ mod tests {
     #[test]
     fn offers_answers_requests_and_leaves_are_told_to_both_sides() {
         let settings =
-            armada::session::settings(armada::rules::Variant::Armada, armada::session::GRACE_MS);
-        let identity = armada::fair::sign::Identity::generate();
+            armada::driver::settings(armada::rules::Variant::Armada, armada::driver::GRACE_MS);
+        let identity = armada::driver::Identity::generate();
         let host = Session::host(identity, [7; 32], settings);
         let line = |note: Note| describe(&host, &Event::Table(note)).unwrap_or_default();
         let (me, them) = (Seat::Host, Seat::Guest);

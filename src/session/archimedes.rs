@@ -172,6 +172,11 @@ impl Session {
         self.me
     }
 
+    /// The key this side signs with.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
     pub fn table(&self) -> &Table {
         &self.table
     }

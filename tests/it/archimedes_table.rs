@@ -717,3 +717,83 @@ fn an_illegal_move_is_refused_with_the_rules_reason() {
     // Nothing was sent.
     assert!(friends.side(seat).poll_transmit().is_none());
 }
+
+/// As for the sea battle: a bit flipped anywhere in an Archimedes table's saved
+/// session or transcript, on either side, is refused by name or changes nothing; no
+/// transcript, damaged or played on, names a lie. (Regression: a resumed side took
+/// its own frames on trust and signed "the guest lied in message 5".)
+#[test]
+fn a_bit_flipped_anywhere_in_a_saved_archimedes_table_never_leads_to_a_signed_lie() {
+    use armada::store::{Damaged, Store};
+    let mut friends = Friends::new(6, 41);
+    for _ in 0..4 {
+        let seat = friends.host.table().mover().unwrap();
+        friends.move_by(seat, Level::Easy);
+        friends.deliver();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let stores = [
+        Store::open(Some(&dir.path().join("host"))).unwrap(),
+        Store::open(Some(&dir.path().join("guest"))).unwrap(),
+    ];
+    stores[0].save(&friends.host).unwrap();
+    stores[1].save(&friends.guest).unwrap();
+    let id = friends.host.table().id();
+    let identities = [
+        friends.host.identity().clone(),
+        friends.guest.identity().clone(),
+    ];
+    let lie = |bytes: &[u8]| match verify(bytes).outcome {
+        Checked::Lie(lie) => Some(lie.to_string()),
+        _ => None,
+    };
+    let (mut refused, mut restored) = (0, 0);
+    for seat in Seat::BOTH {
+        let store = &stores[seat.index()];
+        for path in [store.session_path(&id), store.transcript_path(&id)] {
+            let good = std::fs::read(&path).unwrap();
+            for at in 0..good.len() {
+                let mut bytes = good.clone();
+                bytes[at] ^= 1 << (at % 8);
+                std::fs::write(&path, &bytes).unwrap();
+                assert_eq!(lie(&bytes), None, "byte {at} of {}", path.display());
+                let session =
+                    match store.restore::<Session>(&id, identities[seat.index()].clone(), 0) {
+                        Err(error) => {
+                            let damaged = error.downcast_ref::<Damaged>();
+                            assert!(
+                                damaged.is_some_and(|d| d.table == id),
+                                "byte {at}: {error:#}"
+                            );
+                            refused += 1;
+                            continue;
+                        }
+                        Ok(session) => session.unwrap(),
+                    };
+                restored += 1;
+                let other = stores[seat.other().index()]
+                    .restore::<Session>(&id, identities[seat.other().index()].clone(), 0)
+                    .unwrap()
+                    .unwrap();
+                let mut on = Friends::new(6, 41);
+                *on.side(seat) = session;
+                *on.side(seat.other()) = other;
+                on.play_out([Level::Easy, Level::Easy]);
+                for side in Seat::BOTH {
+                    let file = on.side(side).table().transcript_file();
+                    assert_eq!(
+                        lie(&file),
+                        None,
+                        "byte {at} of {} played on",
+                        path.display()
+                    );
+                }
+            }
+            std::fs::write(&path, &good).unwrap();
+        }
+    }
+    assert!(
+        refused > 10 * restored,
+        "refused {refused}, restored {restored}"
+    );
+}

@@ -2734,6 +2734,15 @@ fn home_mid_game_asks_first_then_resigns_and_both_sides_settle_and_go_home() {
         &guest,
         "Leave the table? The game under way counts as resigned; your friend is told."
     ));
+    // For the docs: `ARMADA_SHOTS=dir` keeps the question and the host's results.
+    let shot = |harness: &mut Harness<'_, Armada>, name: &str| {
+        if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+            harness.run();
+            let image = harness.render().expect("a renderer");
+            image.save(std::path::Path::new(&shots).join(name)).unwrap();
+        }
+    };
+    shot(&mut guest, "leave_confirm.png");
     click(&mut guest, "No, play on");
     assert!(has(&guest, "Offer a draw"), "still at the table");
     click(&mut guest, "Home");
@@ -2749,6 +2758,7 @@ fn home_mid_game_asks_first_then_resigns_and_both_sides_settle_and_go_home() {
         again.accesskit_node().is_disabled(),
         "nobody to play again with"
     );
+    shot(&mut host, "friend_left.png");
     let host_table = host.state().session().unwrap().table().clone();
     assert!(matches!(host_table.settled(), Some(Verdict::Honest(_))));
     assert!(host_table.left(armada::rules::Seat::Guest));
