@@ -963,10 +963,23 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
         has(h, "Opponent's answers: All")
     });
     assert!(has(&harness, "You lose."));
-    // Leaving the table lets the host's process end.
-    click(&mut harness, "Home");
+    // Its one game played, the host's computer leaves the table and its process
+    // ends: the window says so and offers no Play again that would do nothing
+    // (regression: it still said "Connected directly", its Play again enabled).
+    until(&mut harness, "the host's leave", |h| {
+        has(h, "Your friend left the table.")
+    });
+    assert!(
+        harness
+            .get_by_label("Play again")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(!has(&harness, "Connected directly"));
     let status = host.wait().unwrap();
     assert!(status.success());
+    click(&mut harness, "Home");
+    assert!(has(&harness, "Open a table"));
 }
 
 /// The label of an enemy cell whose whole 3×3 square lies on the board and holds an
