@@ -328,3 +328,108 @@ fn a_damaged_meta_is_named_by_plain_resume_and_the_other_player_is_told_at_once(
     let (code, stderr) = host.finish_within(PROMPT);
     assert_eq!(code, 1, "a table ended so is not finished: {stderr}");
 }
+
+/// How the person at a random table leaves it.
+#[derive(Clone, Copy, Debug)]
+enum Exit {
+    Quit,
+    EndOfInput,
+    /// `kill -9`, then `armada resume` with a computer playing on.
+    Killed,
+}
+
+/// Random tables between a computer host and a person (classic 8×8, two games): the
+/// person leaves at a random moment — before a game's first move, during it, or right
+/// after its verdict — by `quit`, by the end of input, or killed and resumed. Both
+/// processes end, cleanly, and both records verify complete and alike.
+#[test]
+fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_complete() {
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+    let exits = [Exit::Quit, Exit::EndOfInput, Exit::Killed];
+    let mut tried = Vec::new();
+    for seed in 0..9u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let exit = exits[seed as usize % 3];
+        let game = rng.random_range(1..=2);
+        // 0: before the person's first move; 4: right after the game's verdict.
+        let at = rng.random_range(0..=4);
+        tried.push((exit, game, at));
+        let what = format!("seed {seed}: {exit:?} in game {game} at {at}");
+        let dir = tempfile::tempdir().unwrap();
+        let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+        let host = Process::start(
+            &[
+                "host",
+                "--bot",
+                "hard",
+                "--games",
+                "2",
+                "--classic",
+                "8",
+                "--listen",
+                LISTEN,
+            ],
+            &host_data,
+        );
+        let link = host.line_starting("armada://join/");
+        let (mut child, lines) = person(&["join", &link, "--games", "2"], &guest_data);
+        let mut stdin = Some(child.stdin.take().unwrap());
+        let cells = || (1..=8).flat_map(|row| ('A'..='H').map(move |col| format!("{col}{row}")));
+        let mut next = cells();
+        let (mut now_in, mut moves) = (1, 0);
+        let mut left = false;
+        while let Ok(line) = lines.recv_timeout(PROMPT) {
+            let input = stdin.as_mut().unwrap();
+            if line.starts_with("game 2 started") {
+                (now_in, next, moves) = (2, cells(), 0);
+            }
+            let after = now_in == game && at == 4 && line.starts_with("verdict:");
+            let during = now_in == game && at < 4 && moves == at && line == "your move";
+            if after || during {
+                match exit {
+                    Exit::Quit => writeln!(input, "quit").unwrap(),
+                    Exit::EndOfInput => drop(stdin.take()),
+                    Exit::Killed => {
+                        child.kill().unwrap();
+                    }
+                }
+                left = true;
+                break;
+            }
+            if now_in == 1 && line.starts_with("verdict:") {
+                writeln!(input, "again").unwrap();
+            }
+            if line == "your move" || line.ends_with("is already marked") {
+                moves += usize::from(line == "your move");
+                writeln!(input, "{}", next.next().unwrap()).unwrap();
+            }
+        }
+        assert!(left, "{what}: the moment came");
+        let code = exit_of(&mut child);
+        if let Exit::Killed = exit {
+            let resumed = Process::start(
+                &[
+                    "resume", "--bot", "easy", "--games", "2", "--listen", LISTEN,
+                ],
+                &guest_data,
+            );
+            let (code, err) = resumed.finish_within(PROMPT);
+            assert_eq!(code, 0, "{what}: {err}");
+        } else {
+            assert_eq!(code, 0, "{what}");
+        }
+        let (host_code, host_err) = host.finish_within(PROMPT);
+        assert_eq!(host_code, 0, "{what}: {host_err}");
+        let reports = [&host_data, &guest_data].map(|data| verify(&transcript(data)));
+        for report in &reports {
+            assert_eq!(report.outcome, Outcome::Honest, "{what}");
+            assert!(report.games.iter().all(|g| g.verdict.is_some()), "{what}");
+        }
+        assert_eq!(
+            reports[0].games, reports[1].games,
+            "{what}: the same record"
+        );
+    }
+    eprintln!("{} tables: {tried:?}", tried.len());
+}
