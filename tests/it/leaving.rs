@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use armada::fair::verify::{Outcome, verify};
 
 use crate::net::{ARMADA, Process};
+use crate::tables::transcript;
 
 const LISTEN: &str = "/ip4/127.0.0.1/tcp/0";
 
@@ -65,102 +66,35 @@ fn exit_of(child: &mut Child) -> i32 {
     panic!("the process did not exit");
 }
 
-fn transcript(data: &Path) -> Vec<u8> {
-    let tables = data.join("tables");
-    let path = std::fs::read_dir(&tables)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|x| x == "armada"))
-        .expect("a saved transcript");
-    std::fs::read(path).unwrap()
-}
-
-/// A person at a two-game table (classic 8×8) with a computer host plays game 1, asks
-/// for game 2, and leaves a few moves into it: by typing `quit`, or by ending the input.
-fn a_person_leaving_game_two(typed_quit: bool) {
-    let dir = tempfile::tempdir().unwrap();
-    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
-    let host = Process::start(
-        &[
-            "host",
-            "--bot",
-            "hard",
-            "--games",
-            "2",
-            "--classic",
-            "8",
-            "--listen",
-            LISTEN,
-        ],
-        &host_data,
-    );
-    let link = host.line_starting("armada://join/");
-    let (mut child, lines) = person(&["join", &link, "--games", "2"], &guest_data);
-    let mut stdin = Some(child.stdin.take().unwrap());
-    let cells = || (1..=8).flat_map(|row| ('A'..='H').map(move |col| format!("{col}{row}")));
-    let mut next = cells();
-    let (mut game, mut moves) = (1, 0);
-    let mut said = Vec::new();
-    while let Ok(line) = lines.recv_timeout(PROMPT) {
-        said.push(line.clone());
-        let Some(input) = stdin.as_mut() else {
-            continue;
-        };
-        if line.starts_with("game 2 started") {
-            (game, next) = (2, cells());
-        }
-        if game == 1 && line.starts_with("verdict:") {
-            writeln!(input, "again").unwrap();
-        }
-        // A cell the sinking of a ship marked is refused: the next one is typed.
-        if line != "your move" && !line.ends_with("is already marked") {
-            continue;
-        }
-        if game == 2 && moves == 3 {
-            if typed_quit {
-                writeln!(input, "quit").unwrap();
-            } else {
-                drop(stdin.take());
-            }
-            break;
-        }
-        moves += usize::from(game == 2);
-        writeln!(input, "{}", next.next().unwrap()).unwrap();
-    }
-    assert_eq!(game, 2, "game 2 began: {said:?}");
-    let code = exit_of(&mut child);
-    said.extend(lines.try_iter());
-    assert_eq!(code, 0, "{said:?}");
-    assert!(
-        said.iter()
-            .any(|l| l == "you left the table; a game that was under way is recorded as resigned"),
-        "the person is told what leaving did: {said:?}"
-    );
-    let (host_code, host_err) = host.finish_within(PROMPT);
-    assert_eq!(
-        host_code, 0,
-        "the host ends at once and cleanly: {host_err}"
-    );
-    for data in [&host_data, &guest_data] {
-        let report = verify(&transcript(data));
-        assert_eq!(report.outcome, Outcome::Honest, "{}", data.display());
-        assert_eq!(report.games.len(), 2);
-        assert!(report.games.iter().all(|g| g.verdict.is_some()));
-        assert!(report.left[1], "the guest left");
-    }
-}
-
 /// Regression: `quit` in game 2 left it without a result on both records, the host
 /// waiting for a reveal that never came.
 #[test]
 fn a_person_typing_quit_mid_game_resigns_and_both_records_settle() {
-    a_person_leaving_game_two(true);
+    leaving_game_two(Exit::Quit);
 }
 
 /// Ctrl-D mid-game: the same leave, said as such.
 #[test]
 fn the_end_of_input_mid_game_leaves_as_quit_does() {
-    a_person_leaving_game_two(false);
+    leaving_game_two(Exit::EndOfInput);
+}
+
+/// A person leaves game 2 a few moves in, and is told what that did.
+fn leaving_game_two(exit: Exit) {
+    let table = person_leaves(exit, 2, 3);
+    assert!(
+        table
+            .said
+            .iter()
+            .any(|l| l == "you left the table; a game that was under way is recorded as resigned"),
+        "the person is told what leaving did: {:?}",
+        table.said
+    );
+    let reports = table.ends_complete("game two");
+    assert_eq!(reports[0].games.len(), 2);
+    for report in &reports {
+        assert!(report.left[1], "the guest left");
+    }
 }
 
 /// Regression: resuming a table that is over printed "resuming table …" and waited
@@ -329,7 +263,7 @@ fn a_damaged_meta_is_named_by_plain_resume_and_the_other_player_is_told_at_once(
     assert_eq!(code, 1, "a table ended so is not finished: {stderr}");
 }
 
-/// How the person at a random table leaves it.
+/// How the person at a table leaves it.
 #[derive(Clone, Copy, Debug)]
 enum Exit {
     Quit,
@@ -338,10 +272,122 @@ enum Exit {
     Killed,
 }
 
-/// Random tables between a computer host and a person (classic 8×8, two games): the
-/// person leaves at a random moment — before a game's first move, during it, or right
-/// after its verdict — by `quit`, by the end of input, or killed and resumed. Both
-/// processes end, cleanly, and both records verify complete and alike.
+/// A table between a computer host and a person (classic 8×8, two games), at the
+/// moment the person left it.
+struct Left {
+    _dir: tempfile::TempDir,
+    data: [std::path::PathBuf; 2],
+    host: Process,
+    person: Child,
+    exit: Exit,
+    /// What the person's terminal said.
+    said: Vec<String>,
+}
+
+/// The person plays (a computer host, classic 8×8, two games) and leaves by `exit`
+/// in `game` (1 or 2): before its move number `at`, or (`at` 4) right after the
+/// game's verdict.
+fn person_leaves(exit: Exit, game: u32, at: usize) -> Left {
+    let dir = tempfile::tempdir().unwrap();
+    let data = [dir.path().join("host"), dir.path().join("guest")];
+    let host = Process::start(
+        &[
+            "host",
+            "--bot",
+            "hard",
+            "--games",
+            "2",
+            "--classic",
+            "8",
+            "--listen",
+            LISTEN,
+        ],
+        &data[0],
+    );
+    let link = host.line_starting("armada://join/");
+    let (mut person, lines) = person(&["join", &link, "--games", "2"], &data[1]);
+    let mut stdin = Some(person.stdin.take().unwrap());
+    let cells = || (1..=8).flat_map(|row| ('A'..='H').map(move |col| format!("{col}{row}")));
+    let mut next = cells();
+    let (mut now_in, mut moves) = (1, 0);
+    let mut said = Vec::new();
+    let mut left = false;
+    while let Ok(line) = lines.recv_timeout(PROMPT) {
+        said.push(line.clone());
+        let input = stdin.as_mut().unwrap();
+        if line.starts_with("game 2 started") {
+            (now_in, next, moves) = (2, cells(), 0);
+        }
+        let after = now_in == game && at == 4 && line.starts_with("verdict:");
+        let during = now_in == game && at < 4 && moves == at && line == "your move";
+        if after || during {
+            match exit {
+                Exit::Quit => writeln!(input, "quit").unwrap(),
+                Exit::EndOfInput => drop(stdin.take()),
+                Exit::Killed => person.kill().unwrap(),
+            }
+            left = true;
+            break;
+        }
+        if now_in == 1 && line.starts_with("verdict:") {
+            writeln!(input, "again").unwrap();
+        }
+        // A cell the sinking of a ship marked is refused: the next one is typed.
+        if line == "your move" || line.ends_with("is already marked") {
+            moves += usize::from(line == "your move");
+            writeln!(input, "{}", next.next().unwrap()).unwrap();
+        }
+    }
+    assert!(left, "the moment came: {said:?}");
+    let code = exit_of(&mut person);
+    said.extend(lines.try_iter());
+    if !matches!(exit, Exit::Killed) {
+        assert_eq!(code, 0, "{said:?}");
+    }
+    Left {
+        _dir: dir,
+        data,
+        host,
+        person,
+        exit,
+        said,
+    }
+}
+
+impl Left {
+    /// Both sides end cleanly (a killed person resumed, a computer playing on), and
+    /// both records verify complete and alike: their reports.
+    fn ends_complete(self, what: &str) -> [armada::fair::verify::Report; 2] {
+        drop(self.person);
+        if let Exit::Killed = self.exit {
+            let resumed = Process::start(
+                &[
+                    "resume", "--bot", "easy", "--games", "2", "--listen", LISTEN,
+                ],
+                &self.data[1],
+            );
+            let (code, err) = resumed.finish_within(PROMPT);
+            assert_eq!(code, 0, "{what}: {err}");
+        }
+        let (code, err) = self.host.finish_within(PROMPT);
+        assert_eq!(code, 0, "{what}: the host ends at once and cleanly: {err}");
+        let reports = self.data.each_ref().map(|data| verify(&transcript(data)));
+        for report in &reports {
+            assert_eq!(report.outcome, Outcome::Honest, "{what}");
+            assert!(report.games.iter().all(|g| g.verdict.is_some()), "{what}");
+        }
+        assert_eq!(
+            reports[0].games, reports[1].games,
+            "{what}: the same record"
+        );
+        reports
+    }
+}
+
+/// Random tables: the person leaves at a random moment — before a game's first move,
+/// during it, or right after its verdict — by `quit`, by the end of input, or killed
+/// and resumed. Both processes end, cleanly, and both records verify complete and
+/// alike.
 #[test]
 fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_complete() {
     use rand::rngs::ChaCha8Rng;
@@ -352,84 +398,10 @@ fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_comple
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let exit = exits[seed as usize % 3];
         let game = rng.random_range(1..=2);
-        // 0: before the person's first move; 4: right after the game's verdict.
         let at = rng.random_range(0..=4);
         tried.push((exit, game, at));
-        let what = format!("seed {seed}: {exit:?} in game {game} at {at}");
-        let dir = tempfile::tempdir().unwrap();
-        let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
-        let host = Process::start(
-            &[
-                "host",
-                "--bot",
-                "hard",
-                "--games",
-                "2",
-                "--classic",
-                "8",
-                "--listen",
-                LISTEN,
-            ],
-            &host_data,
-        );
-        let link = host.line_starting("armada://join/");
-        let (mut child, lines) = person(&["join", &link, "--games", "2"], &guest_data);
-        let mut stdin = Some(child.stdin.take().unwrap());
-        let cells = || (1..=8).flat_map(|row| ('A'..='H').map(move |col| format!("{col}{row}")));
-        let mut next = cells();
-        let (mut now_in, mut moves) = (1, 0);
-        let mut left = false;
-        while let Ok(line) = lines.recv_timeout(PROMPT) {
-            let input = stdin.as_mut().unwrap();
-            if line.starts_with("game 2 started") {
-                (now_in, next, moves) = (2, cells(), 0);
-            }
-            let after = now_in == game && at == 4 && line.starts_with("verdict:");
-            let during = now_in == game && at < 4 && moves == at && line == "your move";
-            if after || during {
-                match exit {
-                    Exit::Quit => writeln!(input, "quit").unwrap(),
-                    Exit::EndOfInput => drop(stdin.take()),
-                    Exit::Killed => {
-                        child.kill().unwrap();
-                    }
-                }
-                left = true;
-                break;
-            }
-            if now_in == 1 && line.starts_with("verdict:") {
-                writeln!(input, "again").unwrap();
-            }
-            if line == "your move" || line.ends_with("is already marked") {
-                moves += usize::from(line == "your move");
-                writeln!(input, "{}", next.next().unwrap()).unwrap();
-            }
-        }
-        assert!(left, "{what}: the moment came");
-        let code = exit_of(&mut child);
-        if let Exit::Killed = exit {
-            let resumed = Process::start(
-                &[
-                    "resume", "--bot", "easy", "--games", "2", "--listen", LISTEN,
-                ],
-                &guest_data,
-            );
-            let (code, err) = resumed.finish_within(PROMPT);
-            assert_eq!(code, 0, "{what}: {err}");
-        } else {
-            assert_eq!(code, 0, "{what}");
-        }
-        let (host_code, host_err) = host.finish_within(PROMPT);
-        assert_eq!(host_code, 0, "{what}: {host_err}");
-        let reports = [&host_data, &guest_data].map(|data| verify(&transcript(data)));
-        for report in &reports {
-            assert_eq!(report.outcome, Outcome::Honest, "{what}");
-            assert!(report.games.iter().all(|g| g.verdict.is_some()), "{what}");
-        }
-        assert_eq!(
-            reports[0].games, reports[1].games,
-            "{what}: the same record"
-        );
+        person_leaves(exit, game, at)
+            .ends_complete(&format!("seed {seed}: {exit:?} in game {game} at {at}"));
     }
     eprintln!("{} tables: {tried:?}", tried.len());
 }

@@ -50,7 +50,8 @@ async fn invite(lines: &mut mpsc::UnboundedReceiver<String>) -> String {
     }
 }
 
-fn transcript(dir: &std::path::Path) -> Vec<u8> {
+/// The one transcript saved in the data directory `dir`.
+pub(crate) fn transcript(dir: &std::path::Path) -> Vec<u8> {
     let tables = dir.join("tables");
     let path = std::fs::read_dir(&tables)
         .unwrap()
