@@ -405,3 +405,30 @@ fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_comple
     }
     eprintln!("{} tables: {tried:?}", tried.len());
 }
+
+/// The host killed over QUIC and resumed on its old port: the guest finds its
+/// connection silent (three seconds, not the default ten), dials again, and the table
+/// finishes honest on both sides.
+#[test]
+fn a_host_killed_and_resumed_over_quic_is_found_again_and_the_table_finishes() {
+    let bots = crate::net::Bots {
+        host: &["--bot", "hard", "--games", "2"],
+        guest: &["--bot", "medium", "--games", "2"],
+        honest: |data| crate::net::assert_honest(data, 2),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/udp/0/quic-v1";
+    let (host, guest, host_data, guest_data) =
+        crate::net::two_bots_with(&bots, dir.path(), listen, [&[], &[]]);
+    assert!(host.wait_for("score"), "the host plays");
+    host.kill();
+    let resumed = Process::start(&["resume", "--listen", listen], &host_data);
+    assert!(
+        guest.wait_for("reconnected"),
+        "the guest found the host again"
+    );
+    crate::net::both_succeed(guest, resumed);
+    for data in [&host_data, &guest_data] {
+        (bots.honest)(data);
+    }
+}
