@@ -562,9 +562,9 @@ pub async fn reach(
                 "the address in that invite answers as another peer: the invite is out of date"
             ),
             Some(crate::net::Unreachable::Silent) if !relayed => anyhow::bail!(
-                "nobody answers at that invite: the table may be closed (or the host is \
-                 behind a home router: it needs the public network on, or a friend's \
-                 `armada relay` given as --relay)"
+                "nobody answers at that invite: the table may be closed, or the host is \
+                 behind a home router and the invite has no relay (the host needs the \
+                 public network on, or a friend's `armada relay` given as --relay)"
             ),
             _ => {
                 return Err(error.context(

@@ -52,10 +52,6 @@ pub struct Config {
 
 /// How often a connection is pinged (keeps it and NAT mappings alive; measures RTT).
 const PING_EVERY: Duration = Duration::from_secs(5);
-/// How often an idle QUIC connection says it is alive, and how long its silence
-/// means it is dead (see `build`).
-const QUIC_KEEP_ALIVE: Duration = Duration::from_secs(1);
-const QUIC_IDLE_MS: u32 = 3_000;
 
 /// Limits against hostile third peers: connections still in their handshake, all
 /// incoming connections, connections per peer, and streams per connection. A table
@@ -728,13 +724,6 @@ fn build(
         )?
         .with_quic_config(|mut quic| {
             quic.max_concurrent_stream_limit = MAX_STREAMS as u32;
-            // A killed peer's connection is noticed only by its silence: a restarted
-            // process drops the old connection's packets unanswered (its connection
-            // ids are keyed afresh, so no stateless reset comes back). A packet a
-            // second and three seconds of silence find a dead link soon, where the
-            // default (ten seconds) kept a survivor waiting for a resumed host.
-            quic.keep_alive_interval = QUIC_KEEP_ALIVE;
-            quic.max_idle_timeout = QUIC_IDLE_MS;
             quic
         })
         .with_other_transport(|key| in_process(key))?

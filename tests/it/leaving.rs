@@ -406,9 +406,9 @@ fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_comple
     eprintln!("{} tables: {tried:?}", tried.len());
 }
 
-/// The host killed over QUIC and resumed on its old port: the guest finds its
-/// connection silent (three seconds, not the default ten), dials again, and the table
-/// finishes honest on both sides.
+/// The host killed over QUIC and resumed on its old port: the guest finds its old
+/// connection silent (QUIC's idle timeout), dials again, and the table finishes honest
+/// on both sides.
 #[test]
 fn a_host_killed_and_resumed_over_quic_is_found_again_and_the_table_finishes() {
     let bots = crate::net::Bots {

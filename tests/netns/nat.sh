@@ -76,7 +76,7 @@ if ip netns exec "$b" timeout 60 "$armada" join "$link" --no-relay --no-discover
     --bot easy --data-dir "$dir/control-b" > "$dir/control-guest.log" 2>&1; then
     fail "B reached A directly without the relay: the NAT does not drop unsolicited traffic"
 fi
-grep -q 'cannot reach the host' "$dir/control-guest.log" \
+grep -q 'nobody answers at that invite' "$dir/control-guest.log" \
     || fail "the direct dial failed, but not for want of a route"
 ip netns pids "$a" | xargs -r kill -9
 
