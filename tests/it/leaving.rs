@@ -127,15 +127,11 @@ fn resuming_a_finished_table_says_so_and_exits() {
 /// the old one as it comes.
 #[test]
 fn a_guest_resumed_over_quic_is_taken_back_on_its_new_connection_at_once() {
-    let bots = crate::net::Bots {
-        host: &["--bot", "hard", "--games", "2"],
-        guest: &["--bot", "medium", "--games", "2"],
-        honest: |data| crate::net::assert_honest(data, 2),
-    };
+    let bots = &crate::net::SEA;
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/udp/0/quic-v1";
     let (host, guest, host_data, guest_data) =
-        crate::net::two_bots_with(&bots, dir.path(), listen, [&[], &[]]);
+        crate::net::two_bots_with(bots, dir.path(), listen, [&[], &[]]);
     assert!(guest.wait_for("score"), "the guest plays");
     guest.kill();
     let resumed = Process::start(&["resume", "--listen", listen], &guest_data);
@@ -411,15 +407,11 @@ fn a_person_leaving_a_random_table_at_a_random_moment_leaves_both_records_comple
 /// on both sides.
 #[test]
 fn a_host_killed_and_resumed_over_quic_is_found_again_and_the_table_finishes() {
-    let bots = crate::net::Bots {
-        host: &["--bot", "hard", "--games", "2"],
-        guest: &["--bot", "medium", "--games", "2"],
-        honest: |data| crate::net::assert_honest(data, 2),
-    };
+    let bots = &crate::net::SEA;
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/udp/0/quic-v1";
     let (host, guest, host_data, guest_data) =
-        crate::net::two_bots_with(&bots, dir.path(), listen, [&[], &[]]);
+        crate::net::two_bots_with(bots, dir.path(), listen, [&[], &[]]);
     assert!(host.wait_for("score"), "the host plays");
     host.kill();
     let resumed = Process::start(&["resume", "--listen", listen], &host_data);

@@ -132,7 +132,7 @@ pub(crate) struct Bots {
 }
 
 /// A hard host and a medium guest at a sea battle.
-const SEA: Bots = Bots {
+pub(crate) const SEA: Bots = Bots {
     host: &["--bot", "hard", "--games", "2"],
     guest: &["--bot", "medium", "--games", "2"],
     honest: |data| assert_honest(data, 2),

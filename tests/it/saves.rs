@@ -34,6 +34,20 @@ fn flip_middle(path: &Path) {
     std::fs::write(path, bytes).unwrap();
 }
 
+/// A guest's meta of a sea-battle table with a friend at a loopback address.
+fn guest_meta() -> armada::store::TableMeta {
+    armada::store::TableMeta {
+        seat: armada::store::SavedSeat::Guest,
+        other: armada::store::Other::Peer {
+            id: "12D3KooWExample".into(),
+            addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
+        },
+        by: armada::store::PlayedBy::Person,
+        games: 1,
+        game: armada::session::TableGame::Sea,
+    }
+}
+
 fn damaged(error: &anyhow::Error) -> &Damaged {
     error
         .downcast_ref::<Damaged>()
@@ -87,16 +101,7 @@ fn a_byte_flipped_in_a_saved_session_is_named_and_nothing_is_restored() {
 fn a_byte_flipped_in_a_tables_meta_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(Some(dir.path())).unwrap();
-    let meta = armada::store::TableMeta {
-        seat: armada::store::SavedSeat::Guest,
-        other: armada::store::Other::Peer {
-            id: "12D3KooWExample".into(),
-            addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
-        },
-        by: armada::store::PlayedBy::Person,
-        games: 1,
-        game: armada::session::TableGame::Sea,
-    };
+    let meta = guest_meta();
     let id = [9; 32];
     store.save_meta(&id, &meta).unwrap();
     assert_eq!(store.load_meta(&id).unwrap(), meta);
@@ -289,16 +294,7 @@ fn plain_resume_names_a_damaged_meta_instead_of_finding_no_table() {
     let (pair, stores) = saved_mid_game(dir.path());
     let store = &stores[1];
     let id = pair.guest.table().id();
-    let meta = armada::store::TableMeta {
-        seat: armada::store::SavedSeat::Guest,
-        other: armada::store::Other::Peer {
-            id: "12D3KooWExample".into(),
-            addrs: vec!["/ip4/127.0.0.1/tcp/4001".into()],
-        },
-        by: armada::store::PlayedBy::Person,
-        games: 1,
-        game: armada::session::TableGame::Sea,
-    };
+    let meta = guest_meta();
     store.save_meta(&id, &meta).unwrap();
     assert_eq!(armada::driver::saved_table(store, None).unwrap().0, id);
     let path = dir
