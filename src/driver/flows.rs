@@ -355,6 +355,7 @@ fn remember<G: Game>(
             by,
             games,
             game: G::GAME,
+            knock: Vec::new(),
         },
     )
 }
@@ -923,6 +924,16 @@ pub async fn resume<G: Game>(
     let host = meta.seat == SavedSeat::Host;
     let (node, reach) = reseat(&seating.config, &identity, host, addrs).await?;
     let table = Table { node, peer, reach };
+    let knock: Vec<Multiaddr> = meta.knock.iter().filter_map(|a| a.parse().ok()).collect();
+    if host && !knock.is_empty() {
+        // The guest may still hold this side's old connection, which QUIC finds
+        // dead only after its idle timeout: told, it dials again at once.
+        let node = table.node.clone();
+        tokio::spawn(async move {
+            let told = tokio::time::timeout(KNOCK_MS, node.knock(peer, knock)).await;
+            tracing::info!(?told, "told the guest that the host is back");
+        });
+    }
     if session.left(me) {
         // This side's leave may not have reached the other player: it is delivered
         // if the other side is still there, and the wait is bounded.
@@ -952,6 +963,9 @@ pub async fn resume<G: Game>(
     }
     run(session, table, None, seating, say).await
 }
+
+/// How long a resumed host tries to tell the guest where it last listened.
+const KNOCK_MS: Duration = Duration::from_secs(5);
 
 /// How long a resumed side that had left the table tries to tell the other player.
 const LEAVE_AGAIN_MS: u64 = 20_000;
@@ -1188,6 +1202,13 @@ async fn run<G: Game>(
                     stream = Some((framed(fresh), false));
                     continue;
                 }
+                Played::Back => {
+                    say("the other player is back: reconnecting");
+                    if let Some(watch) = &side.watch {
+                        watch.send(super::Update::Link(super::Link::Reconnecting));
+                    }
+                    continue;
+                }
             };
         match ended {
             Ended::Done => {
@@ -1220,6 +1241,8 @@ enum Played {
     Ended(Ended),
     /// The other player opened a new stream: play goes on over it.
     Again(libp2p::Stream),
+    /// The other player said it is back after a restart: this side dials again.
+    Back,
 }
 
 /// The next game stream someone opens to the host; never, for the guest.
@@ -1252,13 +1275,38 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
         }
     };
     tell(&mut routes, &mut shown);
+    // The host notes where the guest listens, to tell it there if this side is
+    // killed and resumed (see `Node::knock`).
+    let knock = (side.session.seat() == Seat::Host)
+        .then_some(side.store)
+        .flatten()
+        .map(|store| (store, side.session.table_id()));
+    let mut every = Duration::from_millis(250);
+    let mut look = tokio::time::Instant::now() + every;
+    let mut noted: Option<Vec<String>> = None;
+    let mut backs = table.node.backs();
     let mut report = |session: &G, event: &G::Event| reporter.event(session, event);
     let play = play_framed(stream, synced, peer, side, &mut report);
     tokio::pin!(play);
     loop {
         tokio::select! {
+            // First: the old stream breaks as the other side's return is heard.
+            biased;
+            Ok(from) = backs.recv() => {
+                if from == peer {
+                    return Ok(Played::Back);
+                }
+            }
             ended = &mut play => return ended.map(Played::Ended),
             Ok(()) = routes.changed() => tell(&mut routes, &mut shown),
+            () = tokio::time::sleep_until(look), if knock.is_some() => {
+                every = (every * 2).min(KNOCK_LOOK);
+                look += every;
+                if let Some((store, id)) = knock {
+                    let at = table.node.back_at(peer).await;
+                    note_knock(store, &id, &at, &mut noted);
+                }
+            }
             Some((from, fresh)) = next_stream(&mut table.reach) => {
                 if from == peer {
                     return Ok(Played::Again(fresh));
@@ -1270,6 +1318,30 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
                 ));
             }
         }
+    }
+}
+
+/// How often, at most, the host looks again where the guest listens (at first
+/// sooner: a table may be over in seconds).
+const KNOCK_LOOK: Duration = Duration::from_secs(10);
+
+/// Saves `at` as where to tell the guest that a resumed host is back, if it changed
+/// since `noted` (a meta that cannot be read or saved keeps the old hint).
+fn note_knock(store: &Store, id: &[u8; 32], at: &[Multiaddr], noted: &mut Option<Vec<String>>) {
+    let at: Vec<String> = at.iter().map(ToString::to_string).collect();
+    if at.is_empty() || noted.as_ref() == Some(&at) {
+        return;
+    }
+    let saved = store.load_meta(id).and_then(|mut meta| {
+        if meta.knock != at {
+            meta.knock.clone_from(&at);
+            store.save_meta(id, &meta)?;
+        }
+        Ok(())
+    });
+    match saved {
+        Ok(()) => *noted = Some(at),
+        Err(error) => tracing::info!(%error, "where the guest listens is not noted"),
     }
 }
 

@@ -98,6 +98,7 @@ impl Local {
                 by: PlayedBy::Window,
                 games: 0,
                 game: crate::session::TableGame::Sea,
+                knock: Vec::new(),
             },
         )?;
         self.store = Some(store);

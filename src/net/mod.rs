@@ -26,6 +26,9 @@ use tokio_util::compat::{Compat, FuturesAsyncReadCompatExt as _};
 
 /// The protocol of a table's game stream.
 pub const GAME_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/game/1");
+/// The protocol by which a resumed peer tells the other that it is back (the
+/// other's old connections to it are dead, whether or not its transport noticed).
+pub const BACK_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/back/1");
 /// The protocol of a short code's handshake (`armada_proto::CodeMessage`).
 pub const CODE_PROTOCOL: StreamProtocol = StreamProtocol::new("/armada/code/1");
 

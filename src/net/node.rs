@@ -204,6 +204,17 @@ enum Request {
         addrs: Vec<Multiaddr>,
         done: oneshot::Sender<anyhow::Result<Route>>,
     },
+    /// Dials `peer` from a listening port, so that the peer's answer can reach
+    /// this node where it listens (see [`Node::knock`]).
+    Knock {
+        peer: PeerId,
+        addrs: Vec<Multiaddr>,
+        done: oneshot::Sender<anyhow::Result<Route>>,
+    },
+    /// `peer` said it is back: every connection to it older than the newest is dead.
+    Back(PeerId),
+    /// Where `peer` can be told that this node is back.
+    BackAt(PeerId, oneshot::Sender<Vec<Multiaddr>>),
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
@@ -301,6 +312,15 @@ impl Link {
     }
 }
 
+/// Whether `addr` names no host (`0.0.0.0`, `::`): nothing to dial.
+fn is_unspecified(addr: &Multiaddr) -> bool {
+    addr.iter().any(|p| match p {
+        Protocol::Ip4(ip) => ip.is_unspecified(),
+        Protocol::Ip6(ip) => ip.is_unspecified(),
+        _ => false,
+    })
+}
+
 /// Whether `addr` is an address on the internet at large (not loopback, private,
 /// link-local or shared).
 fn is_public(addr: &Multiaddr) -> bool {
@@ -374,6 +394,7 @@ pub struct Node {
     control: libp2p_stream::Control,
     requests: mpsc::Sender<Request>,
     routes: Routes,
+    backs: tokio::sync::broadcast::Sender<PeerId>,
 }
 
 /// How the connection to each connected peer goes, as it changes.
@@ -447,8 +468,26 @@ impl Node {
             reserve(&mut swarm, &mut tracker, &relay).await?;
         }
         let peer = *swarm.local_peer_id();
-        let control = swarm.behaviour().stream.new_control();
+        let mut control = swarm.behaviour().stream.new_control();
         let (requests, inbox) = mpsc::channel(64);
+        let mut backs = control
+            .accept(super::BACK_PROTOCOL)
+            .context("cannot accept the back protocol")?;
+        let told = requests.clone();
+        let (back, _) = tokio::sync::broadcast::channel(16);
+        let heard = back.clone();
+        tokio::spawn(async move {
+            // Only the peer itself can say it is back (the stream is authenticated),
+            // and all it closes is that peer's own stale connections. Those who
+            // listen hear it before the old streams break.
+            while let Some((from, stream)) = backs.next().await {
+                drop(stream);
+                let _ = heard.send(from);
+                if told.send(Request::Back(from)).await.is_err() {
+                    break;
+                }
+            }
+        });
         let routes = tracker.routes.subscribe();
         tokio::spawn(run(swarm, inbox, tracker));
         Ok(Self {
@@ -456,7 +495,13 @@ impl Node {
             control,
             requests,
             routes,
+            backs: back,
         })
+    }
+
+    /// Hears each peer that says it is back after a restart ([`Node::knock`]).
+    pub fn backs(&self) -> tokio::sync::broadcast::Receiver<PeerId> {
+        self.backs.subscribe()
     }
 
     pub fn peer_id(&self) -> PeerId {
@@ -475,6 +520,38 @@ impl Node {
             return Vec::new();
         }
         rx.await.unwrap_or_default()
+    }
+
+    /// Where `peer` can be told that this node is back after a restart: the
+    /// addresses it listens on (identify) and those of punched connections (which
+    /// come from its listening port); never a relay's.
+    pub async fn back_at(&self, peer: PeerId) -> Vec<Multiaddr> {
+        let (tx, rx) = oneshot::channel();
+        if self.requests.send(Request::BackAt(peer, tx)).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
+    /// Tells `peer`, at `addrs` (what [`Node::back_at`] said before a restart), that
+    /// this node is back: its old connections to this node are closed at once, so
+    /// that it dials again now instead of waiting out its transport's idle timeout
+    /// (QUIC does not notice a killed peer for seconds).
+    pub async fn knock(&self, peer: PeerId, addrs: Vec<Multiaddr>) -> anyhow::Result<()> {
+        let (done, rx) = oneshot::channel();
+        self.requests
+            .send(Request::Knock { peer, addrs, done })
+            .await
+            .map_err(|_| anyhow::anyhow!("the network task has stopped"))?;
+        rx.await
+            .map_err(|_| anyhow::anyhow!("the network task has stopped"))??;
+        let mut stream = self
+            .control()
+            .open_stream(peer, super::BACK_PROTOCOL)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot say so: {e}"))?;
+        futures::AsyncWriteExt::close(&mut stream).await?;
+        Ok(())
     }
 
     /// The addresses the node listens on, and nothing else (what it can bind again).
@@ -809,6 +886,11 @@ async fn run(
 impl Tracker {
     fn on_request(&mut self, swarm: &mut Swarm<Behaviour>, request: Request) {
         match request {
+            Request::Knock { peer, addrs, done } => self.knock(swarm, peer, addrs, done),
+            Request::Back(peer) => self.back(swarm, peer),
+            Request::BackAt(peer, reply) => {
+                let _ = reply.send(self.back_at(peer));
+            }
             Request::Addresses(reply) => {
                 let mut addrs: Vec<Multiaddr> = swarm.listeners().cloned().collect();
                 addrs.extend(swarm.external_addresses().cloned());
@@ -898,6 +980,63 @@ impl Tracker {
                 }
             }
         }
+    }
+
+    /// Dials `peer` at `addrs` from a listening port (see [`Node::knock`]).
+    fn knock(
+        &mut self,
+        swarm: &mut Swarm<Behaviour>,
+        peer: PeerId,
+        addrs: Vec<Multiaddr>,
+        done: oneshot::Sender<anyhow::Result<Route>>,
+    ) {
+        if let Some(route) = self.route(peer) {
+            let _ = done.send(Ok(route));
+            return;
+        }
+        let opts = libp2p::swarm::dial_opts::DialOpts::peer_id(peer)
+            .addresses(addrs.into_iter().filter(|a| !is_relayed(a)).collect())
+            .condition(libp2p::swarm::dial_opts::PeerCondition::Disconnected)
+            .build();
+        let id = opts.connection_id();
+        match swarm.dial(opts) {
+            Ok(()) => self.dials.push((peer, id, done)),
+            Err(error) => {
+                let _ = done.send(Err(anyhow::anyhow!("cannot dial: {error}")));
+            }
+        }
+    }
+
+    /// `peer` is back after a restart: its connections but the newest are dead.
+    fn back(&self, swarm: &mut Swarm<Behaviour>, peer: PeerId) {
+        // Links are kept in the order they were established.
+        let stale: Vec<ConnectionId> = self.links.get(&peer).map_or_else(Vec::new, |links| {
+            links.iter().rev().skip(1).map(|l| l.id).collect()
+        });
+        if !stale.is_empty() {
+            tracing::info!(%peer, stale = stale.len(), "the peer is back: its old connections are closed");
+        }
+        for id in stale {
+            swarm.close_connection(id);
+        }
+    }
+
+    /// Where `peer` listens (identify) and its punched connections' addresses.
+    fn back_at(&self, peer: PeerId) -> Vec<Multiaddr> {
+        let mut addrs: Vec<Multiaddr> = self
+            .listens
+            .get(&peer)
+            .into_iter()
+            .flatten()
+            .filter(|a| !is_relayed(a) && !is_unspecified(a))
+            .cloned()
+            .collect();
+        for link in self.links.get(&peer).into_iter().flatten() {
+            if !link.relayed && link.straight == Straight::Punched && !addrs.contains(&link.addr) {
+                addrs.push(link.addr.clone());
+            }
+        }
+        addrs
     }
 
     /// `addrs` with one circuit address per relay this node is connected to: a

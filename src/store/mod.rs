@@ -127,6 +127,10 @@ pub struct TableMeta {
     /// table saved before Archimedes does).
     #[serde(default, skip_serializing_if = "TableGame::is_sea")]
     pub game: TableGame,
+    /// Where the host last saw the guest listen: a resumed host tells it there that
+    /// it is back (a hint; a wrong one only fails to dial).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knock: Vec<String>,
 }
 
 /// A seat, as saved.

@@ -45,6 +45,7 @@ fn guest_meta() -> armada::store::TableMeta {
         by: armada::store::PlayedBy::Person,
         games: 1,
         game: armada::session::TableGame::Sea,
+        knock: Vec::new(),
     }
 }
 
