@@ -12,25 +12,21 @@
 //! threads; the only randomness it draws is its nonces; every frame it sends goes
 //! through its own table first.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
-use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
+use armada_proto::{self as proto, Payload};
 
 use crate::archimedes::Move;
 // The observer's vocabulary, for the session's shells.
 pub use crate::fair::archimedes::{Note, Outcome, Reason, Table, Verdict};
-use crate::fair::code::{CodeKey, code_proof};
+use crate::fair::code::CodeKey;
 use crate::fair::hash::Hash;
-use crate::fair::secret::Secret;
 use crate::fair::sign::Identity;
-use crate::fair::table::{ClaimState, Rejected, join_proof, table_id};
-use crate::fair::wire;
+use crate::fair::table::{ClaimState, Rejected};
 use crate::rules::Seat;
 
+use super::endpoint::{Endpoint, Wired};
 use super::{CommandError, Millis};
-
-/// Frames from the peer held back until the ones before them arrive.
-const MAX_EARLY: usize = 64;
 
 /// A new Archimedes table's settings: the board's side (6, 8 or 10), the time a
 /// move may take before the other side may claim a forfeit, and the grace.
@@ -84,123 +80,58 @@ pub enum Event {
 /// One side of an Archimedes table.
 #[derive(Clone, Debug)]
 pub struct Session {
-    me: Seat,
-    identity: Identity,
-    secret: Hash,
-    settings: Option<proto::Settings>,
-    table: Table,
-    outbox: VecDeque<Vec<u8>>,
-    refusal: Option<proto::ProtocolError>,
-    may_refuse: bool,
-    events: VecDeque<Event>,
-    early: BTreeMap<u32, Vec<u8>>,
+    wire: Endpoint<Table, Event>,
     /// Since when the other side owes its move (for a forfeit claim).
     waiting_since: Option<Millis>,
-    peer_gone: Option<String>,
     /// The player asked to leave during a game: this side resigned, and says its leave
     /// (with this reason) once the game is settled, so it has a verdict on both
     /// records. Not saved: a side restarted meanwhile has resigned all the same.
     leaving: Option<String>,
-    code_keys: Vec<CodeKey>,
 }
 
 impl Session {
+    super::endpoint::wired_api!();
+
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
         Self::new(Seat::Host, identity, secret, Some(settings))
     }
 
-    /// The guest's side, from the invite's secret; its hello is ready to send.
-    pub fn guest(identity: Identity, secret: Hash) -> Self {
+    fn guest_with(identity: Identity, secret: Hash, code: Option<&CodeKey>) -> Self {
         let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let key = session.identity.public();
-        let join = join_proof(&secret, &key);
+        let hello = session.wire.hello(code);
         let notes = session
-            .send(Payload::Hello {
-                key,
-                join: Some(join),
-            })
+            .wire
+            .send(hello)
             .expect("a first hello is always valid");
         session.react(0, notes);
         session
-    }
-
-    /// The guest's side admitted by a short code's handshake.
-    pub fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
-        let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let game_key = session.identity.public();
-        let join = code_proof(&secret, key, &game_key);
-        let notes = session
-            .send(Payload::CodeHello {
-                key: game_key,
-                join,
-            })
-            .expect("a first hello is always valid");
-        session.react(0, notes);
-        session
-    }
-
-    /// The host learns that a short code's handshake succeeded with `key`.
-    pub fn expect_code(&mut self, key: CodeKey) {
-        const KEPT: usize = 8;
-        if self.code_keys.len() == KEPT {
-            self.code_keys.remove(0);
-        }
-        self.code_keys.push(key);
     }
 
     fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
         Self {
-            me,
-            identity,
-            secret,
-            settings,
-            table: Table::for_seat(table_id(&secret), me),
-            outbox: VecDeque::new(),
-            refusal: None,
-            may_refuse: true,
-            events: VecDeque::new(),
-            early: BTreeMap::new(),
+            wire: Endpoint::new(me, identity, secret, settings),
             waiting_since: None,
-            peer_gone: None,
             leaving: None,
-            code_keys: Vec::new(),
         }
-    }
-
-    pub fn seat(&self) -> Seat {
-        self.me
-    }
-
-    /// The key this side signs with.
-    pub fn identity(&self) -> &Identity {
-        &self.identity
-    }
-
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
-
-    /// Why the peer said it cannot go on at this table, if it did.
-    pub fn peer_gone(&self) -> Option<&str> {
-        self.peer_gone.as_deref()
     }
 
     /// What the table waits for from this side now.
     pub fn owed(&self) -> Owed {
-        let table = &self.table;
-        let parted = table.left(self.me) || table.left(self.me.other()) || self.leaving.is_some();
+        let table = &self.wire.table;
+        let parted =
+            table.left(self.wire.me) || table.left(self.wire.me.other()) || self.leaving.is_some();
         if parted || table.pending_claim().is_some() {
             return Owed::Nothing;
         }
         if table.settled().is_some() {
-            return if table.wants_again(self.me) {
+            return if table.wants_again(self.wire.me) {
                 Owed::Nothing
             } else {
                 Owed::PlayAgain
             };
         }
-        if table.mover() == Some(self.me) {
+        if table.mover() == Some(self.wire.me) {
             Owed::Move
         } else {
             Owed::Nothing
@@ -210,7 +141,7 @@ impl Session {
     /// The running score in half points (host, guest), over settled games.
     pub fn score(&self) -> [u32; 2] {
         let mut score = [0; 2];
-        for verdict in self.table.verdicts() {
+        for verdict in self.wire.table.verdicts() {
             match verdict.winner() {
                 Some(winner) => score[winner.index()] += 2,
                 None => score.iter_mut().for_each(|s| *s += 1),
@@ -219,43 +150,12 @@ impl Session {
         score
     }
 
-    /// Whether anything waits to be sent.
-    pub fn has_outgoing(&self) -> bool {
-        !self.outbox.is_empty() || self.refusal.is_some()
-    }
-
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.outbox.pop_front()
-    }
-
-    /// The next stream message for the peer: a refusal, then frames.
-    pub fn poll_wire(&mut self) -> Option<Vec<u8>> {
-        let wire = match self.refusal.take() {
-            Some(error) => proto::Wire::Error(error),
-            None => proto::Wire::Frame(self.outbox.pop_front()?),
-        };
-        Some(proto::encode_wire(&wire))
-    }
-
-    /// The first message on a new connection: how far this side holds the peer's chain.
-    pub fn sync_wire(&self) -> Vec<u8> {
-        let (next, _) = self.table.chain_head(self.me.other());
-        proto::encode_wire(&proto::Wire::Sync {
-            table: self.table.id(),
-            next,
-        })
-    }
-
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
-    }
-
     /// When [`Session::handle_timeout`] should next be called: when the other
     /// side's move is overdue (at once if it said it is gone).
     pub fn poll_timeout(&self) -> Option<Millis> {
-        let settings = self.table.settings()?;
+        let settings = self.wire.table.settings()?;
         let since = self.waiting_since?;
-        if self.peer_gone.is_some() {
+        if self.wire.peer_gone.is_some() {
             return Some(since);
         }
         Some(since + Millis::from(settings.move_ms) + Millis::from(settings.grace_ms))
@@ -267,19 +167,20 @@ impl Session {
             return;
         }
         self.waiting_since = None;
-        let Some(game) = self.table.game_id() else {
+        let Some(game) = self.wire.table.game_id() else {
             return;
         };
         // One claim at a time; after a refuted one the clock starts again from the
         // move that refuted it.
         let standing = self
+            .wire
             .table
             .claim()
             .is_some_and(|c| c.state != ClaimState::Refuted);
-        if self.table.mover() != Some(self.me.other()) || standing {
+        if self.wire.table.mover() != Some(self.wire.me.other()) || standing {
             return;
         }
-        if let Ok(notes) = self.send(Payload::Forfeit {
+        if let Ok(notes) = self.wire.send(Payload::Forfeit {
             game,
             owed: proto::Owed::Move,
         }) {
@@ -287,121 +188,16 @@ impl Session {
         }
     }
 
-    /// A stream message from the peer.
-    pub fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        match proto::decode_wire(bytes) {
-            Ok(proto::Wire::Frame(frame)) => self.handle_message(now, &frame),
-            Ok(proto::Wire::Error(error)) => {
-                self.events.push_back(Event::PeerRefused(error));
-                Ok(())
-            }
-            Ok(proto::Wire::Sync { table, next }) => {
-                let (mine, _) = self.table.chain_head(self.me);
-                if table == self.table.id() && next <= mine {
-                    self.outbox = self.table.frames_from(self.me, next).into();
-                }
-                Ok(())
-            }
-            Ok(proto::Wire::Gone { table, reason }) => {
-                if table == self.table.id() && self.peer_gone.is_none() {
-                    self.events.push_back(Event::PeerGone(reason.clone()));
-                    self.peer_gone = Some(reason);
-                    self.waiting_since = self.waiting_since.map(|_| now);
-                }
-                Ok(())
-            }
-            Err(error) => Err(self.refuse(bytes, error.into())),
-        }
-    }
-
-    /// A frame from the peer. Refused frames change nothing.
-    pub fn handle_message(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        let them = self.me.other();
-        if self.me == Seat::Host
-            && self.table.key(them).is_none()
-            && let Err(rejected) = self.admit(bytes)
-        {
-            return Err(self.refuse(bytes, rejected));
-        }
-        match self.table.receive(them, bytes) {
-            Ok(notes) => {
-                self.may_refuse = true;
-                self.react(now, notes);
-                while let Some(entry) = self.early.first_entry() {
-                    let (next, _) = self.table.chain_head(them);
-                    if *entry.key() > next {
-                        break;
-                    }
-                    let bytes = entry.remove();
-                    if let Ok(notes) = self.table.receive(them, &bytes) {
-                        self.react(now, notes);
-                    }
-                }
-                Ok(())
-            }
-            Err(rejected @ Rejected::OutOfOrder { got, .. }) => {
-                if self.early.len() < MAX_EARLY {
-                    self.early.insert(got, bytes.to_vec());
-                }
-                self.events.push_back(Event::Refused(rejected.clone()));
-                Err(rejected)
-            }
-            Err(Rejected::NoHello) if self.me == Seat::Guest => {
-                if let Ok(frame) = proto::Frame::decode(bytes)
-                    && self.early.len() < MAX_EARLY
-                {
-                    self.early.insert(frame.body.seq, bytes.to_vec());
-                }
-                self.events.push_back(Event::Refused(Rejected::NoHello));
-                Err(Rejected::NoHello)
-            }
-            Err(rejected) => Err(self.refuse(bytes, rejected)),
-        }
-    }
-
-    fn refuse(&mut self, bytes: &[u8], rejected: Rejected) -> Rejected {
-        self.events.push_back(Event::Refused(rejected.clone()));
-        if self.may_refuse && !matches!(rejected, Rejected::Duplicate { .. }) {
-            self.may_refuse = false;
-            self.refusal = Some(proto::ProtocolError {
-                version: PROTOCOL_VERSION,
-                code: rejected.code(),
-                refused: crate::fair::sign::frame_hash(bytes),
-                detail: rejected.to_string(),
-            });
-        }
-        rejected
-    }
-
-    fn admit(&self, bytes: &[u8]) -> Result<(), Rejected> {
-        let frame = proto::Frame::decode(bytes)?;
-        match frame.body.payload {
-            Payload::Hello {
-                key,
-                join: Some(join),
-            } if join == join_proof(&self.secret, &key) => Ok(()),
-            Payload::CodeHello { key, join }
-                if self
-                    .code_keys
-                    .iter()
-                    .any(|k| join == code_proof(&self.secret, k, &key)) =>
-            {
-                Ok(())
-            }
-            Payload::Hello { .. } | Payload::CodeHello { .. } => Err(Rejected::NotInvited),
-            _ => Err(Rejected::NoHello),
-        }
-    }
-
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
-        if self.table.left(self.me) || self.leaving.is_some() {
+        if self.wire.table.left(self.wire.me) || self.leaving.is_some() {
             return Err(CommandError::NotNow("you left the table"));
         }
         let claim_waits = self
+            .wire
             .table
             .pending_claim()
-            .is_some_and(|c| c.claimant == self.me);
+            .is_some_and(|c| c.claimant == self.wire.me);
         if claim_waits && !matches!(command, Command::Leave(_) | Command::LeaveNow(_)) {
             return Err(CommandError::NotNow(
                 "your forfeit claim waits for the other side",
@@ -413,6 +209,7 @@ impl Session {
                     return Err(CommandError::NotNow("it is not your move"));
                 }
                 let position = self
+                    .wire
                     .table
                     .position()
                     .ok_or(CommandError::NotNow("no game"))?;
@@ -421,20 +218,22 @@ impl Session {
                 let index = |c: crate::rules::Coord| c.row() * side + c.col();
                 Payload::Move {
                     game: self
+                        .wire
                         .table
                         .game_id()
                         .ok_or(CommandError::NotNow("no game"))?,
-                    number: self.table.steps().len() as u32,
+                    number: self.wire.table.steps().len() as u32,
                     from: index(mv.from),
                     to: index(mv.to),
                 }
             }
             Command::Resign => {
-                if self.table.position().is_none() || self.table.ended() {
+                if self.wire.table.position().is_none() || self.wire.table.ended() {
                     return Err(CommandError::NotNow("no game under way"));
                 }
                 Payload::Resign {
                     game: self
+                        .wire
                         .table
                         .game_id()
                         .ok_or(CommandError::NotNow("no game"))?,
@@ -445,7 +244,7 @@ impl Session {
                     return Err(CommandError::NotNow("the game is not settled"));
                 }
                 Payload::PlayAgain {
-                    number: self.table.game_number().unwrap_or(0) + 1,
+                    number: self.wire.table.game_number().unwrap_or(0) + 1,
                 }
             }
             Command::Leave(mut reason) => {
@@ -464,36 +263,9 @@ impl Session {
                 Payload::Leave { reason }
             }
         };
-        let notes = self.send(payload)?;
+        let notes = self.wire.send(payload)?;
         self.react(now, notes);
         Ok(())
-    }
-
-    fn send(&mut self, payload: Payload) -> Result<Vec<Note>, CommandError> {
-        let (seq, prev) = self.table.chain_head(self.me);
-        let body = Body {
-            version: PROTOCOL_VERSION,
-            table: self.table.id(),
-            from: wire::seat(self.me),
-            seq,
-            prev,
-            seen: self.table.last_hash(self.me.other()),
-            payload,
-        };
-        let frame = self.identity.seal(&body);
-        let notes = self
-            .table
-            .receive(self.me, &frame)
-            .map_err(|_| CommandError::NotNow("the message would be refused"))?;
-        if let Some(Note::LieProven(lie)) = notes
-            .iter()
-            .find(|n| matches!(n, Note::LieProven(lie) if lie.liar == self.me))
-        {
-            self.events.push_back(Event::Internal(lie.to_string()));
-            return Err(CommandError::NotNow("the message would break the protocol"));
-        }
-        self.outbox.push_back(frame);
-        Ok(notes)
     }
 
     /// Hands the notes out and follows up what is owed without being asked: the
@@ -502,10 +274,11 @@ impl Session {
         let mut work: VecDeque<Note> = notes.into();
         loop {
             while let Some(note) = work.pop_front() {
-                if matches!(note, Note::Hello(seat) if seat != self.me && self.me == Seat::Host) {
-                    work.extend(self.greet());
+                if matches!(note, Note::Hello(seat) if seat != self.wire.me && self.wire.me == Seat::Host)
+                {
+                    work.extend(self.wire.greet());
                 }
-                self.events.push_back(Event::Table(note));
+                self.wire.events.push_back(Event::Table(note));
             }
             let Some(more) = self.owed_frame() else {
                 break;
@@ -513,43 +286,30 @@ impl Session {
             work.extend(more);
         }
         // The other side's clock runs from the moment its move became due here.
-        self.waiting_since = match (self.table.mover(), self.waiting_since) {
-            (Some(mover), since) if mover != self.me && self.table.pending_claim().is_none() => {
+        self.waiting_since = match (self.wire.table.mover(), self.waiting_since) {
+            (Some(mover), since)
+                if mover != self.wire.me && self.wire.table.pending_claim().is_none() =>
+            {
                 since.or(Some(now))
             }
             _ => None,
         };
     }
 
-    /// The host answers the guest's hello with its own and the table's settings.
-    fn greet(&mut self) -> Vec<Note> {
-        let key = self.identity.public();
-        let mut notes = self
-            .send(Payload::Hello { key, join: None })
-            .unwrap_or_default();
-        if let Some(settings) = self.settings {
-            notes.extend(self.send(Payload::Settings(settings)).unwrap_or_default());
-        }
-        notes
-    }
-
     /// A frame this side owes without being asked: the next nonce, or its verdict.
     fn owed_frame(&mut self) -> Option<Vec<Note>> {
-        if self.table.left(self.me) {
+        if self.wire.table.left(self.wire.me) {
             return None;
         }
-        if let Some(number) = self.table.nonce_due(self.me) {
-            let nonce = Secret::<32>::fresh().ok()?;
-            return self
-                .send(Payload::Nonce {
-                    number,
-                    nonce: *nonce.expose(),
-                })
-                .ok();
+        if self.wire.table.nonce_due(self.wire.me).is_some() {
+            return self.wire.nonce();
         }
-        if let (Some(verdict), Some(game)) = (self.table.verdict_due(self.me), self.table.game_id())
-        {
+        if let (Some(verdict), Some(game)) = (
+            self.wire.table.verdict_due(self.wire.me),
+            self.wire.table.game_id(),
+        ) {
             return self
+                .wire
                 .send(Payload::Verdict {
                     game,
                     verdict: verdict.wire(),
@@ -564,35 +324,48 @@ impl Session {
     /// made, or nobody is left to settle it with.
     fn leave_step(&mut self) -> Option<Vec<Note>> {
         let reason = self.leaving.clone()?;
-        let table = &self.table;
-        let me = self.me;
-        let nobody = self.peer_gone.is_some() || table.left(me.other());
+        let table = &self.wire.table;
+        let me = self.wire.me;
+        let nobody = self.wire.peer_gone.is_some() || table.left(me.other());
         let claimed = table.claim().is_some_and(|c| c.claimant == me);
         let under_way = table.position().is_some() && !table.ended();
         if under_way && !nobody && table.pending_claim().is_none() {
             let id = table.game_id()?;
             // Should the resignation be refused (a bug), the leave goes at once.
-            if let Ok(notes) = self.send(Payload::Resign { game: id }) {
+            if let Ok(notes) = self.wire.send(Payload::Resign { game: id }) {
                 return Some(notes);
             }
         } else if table.position().is_some() && table.settled().is_none() && !claimed && !nobody {
             return None;
         }
         self.leaving = None;
-        self.send(Payload::Leave { reason }).ok()
+        self.wire.send(Payload::Leave { reason }).ok()
     }
 }
+
+impl Wired for Session {
+    type Table = Table;
+    type Event = Event;
+    fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
+        &mut self.wire
+    }
+    fn react(&mut self, now: Millis, notes: Vec<Note>) {
+        Session::react(self, now, notes);
+    }
+    /// Nobody is coming: what the other side owes is claimed at once.
+    fn peer_left(&mut self, now: Millis) {
+        self.waiting_since = self.waiting_since.map(|_| now);
+    }
+}
+
+super::endpoint::told_events!(Event);
 
 const MAGIC: [u8; 8] = *b"ARMADA\0A";
 
 /// An Archimedes session as saved: everything else follows from its frames.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {
-    magic: [u8; 8],
-    seat: proto::Seat,
-    key: Hash,
-    secret: Hash,
-    settings: Option<proto::Settings>,
+    head: super::snapshot::Head,
     /// How many frames of the table's transcript file the session holds.
     journal: u32,
     outbox: Vec<Vec<u8>>,
@@ -603,13 +376,9 @@ impl Session {
     /// table's transcript file, which the caller keeps) and the identity key.
     pub fn save_state(&self) -> Vec<u8> {
         let saved = Saved {
-            magic: MAGIC,
-            seat: wire::seat(self.me),
-            key: self.identity.public(),
-            secret: self.secret,
-            settings: self.settings,
-            journal: self.table.transcript().len() as u32,
-            outbox: self.outbox.iter().cloned().collect(),
+            head: super::snapshot::Head::of(MAGIC, &self.wire),
+            journal: self.wire.table.transcript().len() as u32,
+            outbox: self.wire.outbox.iter().cloned().collect(),
         };
         postcard::to_stdvec(&saved).expect("encoding into memory cannot fail")
     }
@@ -623,27 +392,13 @@ impl Session {
         journal: &[proto::SavedFrame],
         now: Millis,
     ) -> Result<Self, super::RestoreError> {
-        use super::RestoreError;
         let saved: Saved = super::snapshot::decode(bytes, &MAGIC, "not an Archimedes table")?;
-        if saved.key != identity.public() {
-            return Err(RestoreError::Identity);
-        }
-        let me = wire::from_seat(saved.seat);
-        let mut session = Self::new(me, identity, saved.secret, saved.settings);
+        let me = saved.head.seat_for(&identity)?;
+        let mut session = Self::new(me, identity, saved.head.secret, saved.head.settings);
         let frames = super::snapshot::journal_prefix(journal, saved.journal)?;
-        session.table = Table::new(session.table.id());
-        super::snapshot::replay(frames.iter(), me, |from, bytes| {
-            let notes = session.table.receive(from, bytes)?;
-            Ok(notes
-                .into_iter()
-                .filter_map(|note| match note {
-                    Note::LieProven(lie) => Some(lie),
-                    _ => None,
-                })
-                .collect())
-        })?;
-        session.table.own_from_now(me);
-        session.outbox = saved.outbox.into();
+        (session.wire.table, _) =
+            super::snapshot::replay(session.wire.table.id(), frames.iter(), me)?;
+        session.wire.outbox = saved.outbox.into();
         // The other side's clock starts again now; owed frames were saved with it.
         session.react(now, Vec::new());
         Ok(session)

@@ -13,6 +13,7 @@
 //! `armada verify` will check it.
 
 pub mod archimedes;
+mod endpoint;
 mod seated;
 mod snapshot;
 
@@ -36,12 +37,12 @@ pub fn settings(variant: crate::rules::Variant, grace_ms: u32) -> proto::Setting
     }
 }
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
-use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
+use armada_proto::{self as proto, Payload};
 use thiserror::Error;
 
-use crate::fair::code::{CodeKey, code_proof};
+use crate::fair::code::CodeKey;
 use crate::fair::commit::{Binding, SealedBoard};
 use crate::fair::hash::Hash;
 use crate::fair::secret::{Contribution, EntropyError, Secret};
@@ -53,7 +54,8 @@ use crate::rules::{
     Action, ActionError, Content, DrawError, Fleet, PlacementError, Recorder, Seat,
 };
 
-use crate::fair::table::{ClaimState, Rejected, join_proof, table_id};
+use crate::fair::table::{ClaimState, Rejected};
+use endpoint::{Endpoint, Wired};
 // The session's vocabulary for its shells: what happened at the table (notes), the
 // move log, lies and verdicts, and the table it reads them from.
 pub use crate::fair::table::{Lie, Note, Played, Table, Verdict};
@@ -61,9 +63,6 @@ use crate::fair::wire;
 
 /// Milliseconds on the caller's monotonic clock.
 pub type Millis = u64;
-
-/// Frames from the peer held back until the ones before them arrive.
-const MAX_EARLY: usize = 64;
 
 /// What a player asks of the session.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,39 +172,26 @@ struct Secrets {
 /// One side of a table.
 #[derive(Clone, Debug)]
 pub struct Session {
-    me: Seat,
-    identity: Identity,
-    secret: Hash,
-    settings: Option<proto::Settings>,
+    wire: Endpoint<Table, Event>,
     /// The host's timer switch (see [`Command::Timer`]).
     timer: bool,
-    table: Table,
     secrets: Option<Secrets>,
-    outbox: VecDeque<Vec<u8>>,
-    /// A refusal to tell the peer about; at most one per frame accepted from it.
-    refusal: Option<proto::ProtocolError>,
-    may_refuse: bool,
-    events: VecDeque<Event>,
-    early: BTreeMap<u32, Vec<u8>>,
     wait: Option<(Wait, Millis)>,
     revealed_for: Option<Hash>,
     verdict_for: Option<Hash>,
     lie_sent: Option<(Seat, u32)>,
     forfeit_sent: Option<Hash>,
     score: [u32; 2],
-    /// The peer said it cannot go on, and why ([`proto::Wire::Gone`]).
-    peer_gone: Option<String>,
     /// The player asked to leave while a game was under way: this side resigns, still
     /// reveals, and says its leave (with this reason) once the game is settled, so that
     /// the game gets a verdict on both sides' records. Not saved: a side restarted
     /// meanwhile has resigned and reveals all the same.
     leaving: Option<String>,
-    /// The host's keys of short-code handshakes that succeeded: a `CodeHello`
-    /// proving one of them is admitted (see [`Session::expect_code`]).
-    code_keys: Vec<CodeKey>,
 }
 
 impl Session {
+    endpoint::wired_api!();
+
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
         Self::new(Seat::Host, identity, secret, Some(settings))
@@ -214,81 +200,40 @@ impl Session {
     /// The host's side with its timer switch set to `on` (see [`Command::Timer`]).
     #[must_use]
     pub fn with_timer(mut self, on: bool) -> Self {
-        self.timer = on && self.me == Seat::Host;
+        self.timer = on && self.wire.me == Seat::Host;
         self
     }
 
-    /// The guest's side, from the invite's secret; its hello is ready to send.
-    pub fn guest(identity: Identity, secret: Hash) -> Self {
+    fn guest_with(identity: Identity, secret: Hash, code: Option<&CodeKey>) -> Self {
         let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let key = session.identity.public();
-        let join = join_proof(&secret, &key);
+        let hello = session.wire.hello(code);
         let notes = session
-            .send(Payload::Hello {
-                key,
-                join: Some(join),
-            })
+            .wire
+            .send(hello)
             .expect("a first hello is always valid");
         session.react(0, notes);
         session
-    }
-
-    /// The guest's side admitted by a short code's handshake: the invite's secret
-    /// came with the admission, and the hello proves the handshake's `key` instead.
-    pub fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
-        let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let game_key = session.identity.public();
-        let join = code_proof(&secret, key, &game_key);
-        let notes = session
-            .send(Payload::CodeHello {
-                key: game_key,
-                join,
-            })
-            .expect("a first hello is always valid");
-        session.react(0, notes);
-        session
-    }
-
-    /// The host learns that a short code's handshake succeeded with `key`: a
-    /// `CodeHello` proving it takes the guest's seat. Only the latest few are kept.
-    pub fn expect_code(&mut self, key: CodeKey) {
-        const KEPT: usize = 8;
-        if self.code_keys.len() == KEPT {
-            self.code_keys.remove(0);
-        }
-        self.code_keys.push(key);
     }
 
     fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
         Self {
-            me,
-            identity,
-            secret,
-            settings,
+            wire: Endpoint::new(me, identity, secret, settings),
             timer: me == Seat::Host,
-            table: Table::for_seat(table_id(&secret), me),
             secrets: None,
-            outbox: VecDeque::new(),
-            refusal: None,
-            may_refuse: true,
-            events: VecDeque::new(),
-            early: BTreeMap::new(),
             wait: None,
             revealed_for: None,
             verdict_for: None,
             lie_sent: None,
             forfeit_sent: None,
             score: [0; 2],
-            peer_gone: None,
             leaving: None,
-            code_keys: Vec::new(),
         }
     }
 
     /// What the table waits for from this side now.
     pub fn owed(&self) -> Owed {
-        let me = self.me;
-        let table = &self.table;
+        let me = self.wire.me;
+        let table = &self.wire.table;
         // Nothing is asked of a side that left or is leaving, nor of one whose friend
         // left (what it still owes the record, its answers and reveal, goes out
         // without asking).
@@ -327,39 +272,11 @@ impl Session {
         Owed::Action
     }
 
-    /// Why the peer said it cannot go on at this table, if it did.
-    pub fn peer_gone(&self) -> Option<&str> {
-        self.peer_gone.as_deref()
-    }
-
-    /// What a side that cannot go on at this table sends its peer instead of frames.
-    pub fn gone_wire(table: Hash, reason: &str) -> Vec<u8> {
-        let mut reason = reason.to_owned();
-        while reason.len() > proto::MAX_TEXT {
-            reason.pop();
-        }
-        proto::encode_wire(&proto::Wire::Gone { table, reason })
-    }
-
-    pub fn seat(&self) -> Seat {
-        self.me
-    }
-
-    /// The key this side signs with.
-    pub fn identity(&self) -> &Identity {
-        &self.identity
-    }
-
     /// Forgets frames of the table nobody can need again ([`Table::compact`]); for a
     /// session whose frames are saved (they stay in its transcript file), so that a
     /// table of thousands of games keeps a bounded memory.
     pub fn compact(&mut self) {
-        self.table.compact();
-    }
-
-    /// The table as both sides see it: charts, stocks, whose move, the transcript.
-    pub fn table(&self) -> &Table {
-        &self.table
+        self.wire.table.compact();
     }
 
     /// My fleet in the current game, once placed.
@@ -376,61 +293,17 @@ impl Session {
     /// counts for its claimant until the other peer refutes it.
     pub fn score(&self) -> [u32; 2] {
         let mut score = self.score;
-        if let Some(claim) = self.table.pending_claim() {
+        if let Some(claim) = self.wire.table.pending_claim() {
             score[claim.claimant.index()] += 2;
         }
         score
     }
 
-    /// The next frame to send to the peer.
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
-        self.outbox.pop_front()
-    }
-
-    /// Whether anything waits to be sent (a frame or a refusal).
-    pub fn has_outgoing(&self) -> bool {
-        !self.outbox.is_empty() || self.refusal.is_some()
-    }
-
-    /// The first message on a new connection to the peer: how far this side holds the
-    /// peer's chain, so that the peer sends again whatever was lost on the way.
-    pub fn sync_wire(&self) -> Vec<u8> {
-        let (next, _) = self.table.chain_head(self.me.other());
-        proto::encode_wire(&proto::Wire::Sync {
-            table: self.table.id(),
-            next,
-        })
-    }
-
-    /// The peer holds this side's frames up to `next` − 1: everything after is queued
-    /// again (the same signed bytes — never signed anew). Anything else is ignored.
-    fn resync(&mut self, table: Hash, next: u32) {
-        let (mine, _) = self.table.chain_head(self.me);
-        if table != self.table.id() || next > mine {
-            return;
-        }
-        self.outbox = self.table.frames_from(self.me, next).into();
-    }
-
-    /// The next stream message for the peer: a refusal, then frames, each wrapped as
-    /// [`proto::Wire`]. A shell uses either this or [`Session::poll_transmit`].
-    pub fn poll_wire(&mut self) -> Option<Vec<u8>> {
-        let wire = match self.refusal.take() {
-            Some(error) => proto::Wire::Error(error),
-            None => proto::Wire::Frame(self.outbox.pop_front()?),
-        };
-        Some(proto::encode_wire(&wire))
-    }
-
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
-    }
-
     /// When [`Session::handle_timeout`] should next be called.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        let settings = self.table.settings()?;
+        let settings = self.wire.table.settings()?;
         let (wait, since) = self.wait?;
-        if self.peer_gone.is_some() {
+        if self.wire.peer_gone.is_some() {
             // Nobody is coming: my move goes as at my deadline, and what the peer
             // owes is claimed at once.
             return Some(since);
@@ -447,138 +320,48 @@ impl Session {
         )
     }
 
-    /// A stream message from the peer ([`proto::Wire`]): a frame goes to
-    /// [`Session::handle_message`]; a refusal becomes [`Event::PeerRefused`].
-    pub fn handle_wire(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        match proto::decode_wire(bytes) {
-            Ok(proto::Wire::Frame(frame)) => self.handle_message(now, &frame),
-            Ok(proto::Wire::Error(error)) => {
-                self.events.push_back(Event::PeerRefused(error));
-                Ok(())
-            }
-            Ok(proto::Wire::Sync { table, next }) => {
-                self.resync(table, next);
-                Ok(())
-            }
-            Ok(proto::Wire::Gone { table, reason }) => {
-                if table == self.table.id() && self.peer_gone.is_none() {
-                    self.events.push_back(Event::PeerGone(reason.clone()));
-                    self.peer_gone = Some(reason);
-                }
-                Ok(())
-            }
-            Err(error) => Err(self.refuse(bytes, error.into())),
-        }
-    }
-
-    /// A frame from the peer. Refused frames change nothing (a frame that arrives
-    /// early is held until the ones before it are in).
-    pub fn handle_message(&mut self, now: Millis, bytes: &[u8]) -> Result<(), Rejected> {
-        let them = self.me.other();
-        // The host checks the guest's invite proof before anything else.
-        if self.me == Seat::Host
-            && self.table.key(them).is_none()
-            && let Err(rejected) = self.admit(bytes)
+    /// The host starts the open game once both fleets are committed.
+    fn start(&mut self, now: Millis) -> Result<(), CommandError> {
+        let table = &self.wire.table;
+        let id = table
+            .game_id()
+            .ok_or(CommandError::NotNow("no game is open"))?;
+        if self.wire.me != Seat::Host
+            || table.game().is_some()
+            || !(table.committed(Seat::Host) && table.committed(Seat::Guest))
         {
-            return Err(self.refuse(bytes, rejected));
+            return Err(CommandError::NotNow(
+                "the host starts once both fleets are placed",
+            ));
         }
-        match self.table.receive(them, bytes) {
-            Ok(notes) => {
-                self.may_refuse = true;
-                self.react(now, notes);
-                self.drain_early(now);
-                Ok(())
-            }
-            Err(Rejected::OutOfOrder {
-                from,
-                expected,
-                got,
-            }) => {
-                if self.early.len() < MAX_EARLY {
-                    self.early.insert(got, bytes.to_vec());
-                }
-                let rejected = Rejected::OutOfOrder {
-                    from,
-                    expected,
-                    got,
-                };
-                self.events.push_back(Event::Refused(rejected.clone()));
-                Err(rejected)
-            }
-            Err(Rejected::NoHello) if self.me == Seat::Guest => {
-                // Overtook the host's hello: held until the key to check it is known.
-                if let Ok(frame) = proto::Frame::decode(bytes)
-                    && self.early.len() < MAX_EARLY
-                {
-                    self.early.insert(frame.body.seq, bytes.to_vec());
-                }
-                self.events.push_back(Event::Refused(Rejected::NoHello));
-                Err(Rejected::NoHello)
-            }
-            Err(rejected) => Err(self.refuse(bytes, rejected)),
-        }
+        let timer = self.timer;
+        self.send_now(now, Payload::Start { game: id, timer })
     }
 
-    /// Reports a refused frame to the shell and, once per frame accepted from the
-    /// peer, to the peer (an early frame is not refused but held, and a duplicate is
-    /// what a reconnecting peer re-sends: neither is worth a word).
-    fn refuse(&mut self, bytes: &[u8], rejected: Rejected) -> Rejected {
-        self.events.push_back(Event::Refused(rejected.clone()));
-        if self.may_refuse && !matches!(rejected, Rejected::Duplicate { .. }) {
-            self.may_refuse = false;
-            self.refusal = Some(proto::ProtocolError {
-                version: PROTOCOL_VERSION,
-                code: rejected.code(),
-                refused: crate::fair::sign::frame_hash(bytes),
-                detail: rejected.to_string(),
-            });
+    /// The host switches the move timer for the games it starts from now on.
+    fn switch_timer(&mut self, on: bool) -> Result<(), CommandError> {
+        if self.wire.me != Seat::Host || self.wire.table.game().is_some_and(|g| !g.is_over()) {
+            return Err(CommandError::NotNow(
+                "the host switches the timer before a game starts",
+            ));
         }
-        rejected
-    }
-
-    fn admit(&self, bytes: &[u8]) -> Result<(), Rejected> {
-        let frame = proto::Frame::decode(bytes)?;
-        match frame.body.payload {
-            Payload::Hello {
-                key,
-                join: Some(join),
-            } if join == join_proof(&self.secret, &key) => Ok(()),
-            Payload::CodeHello { key, join }
-                if self
-                    .code_keys
-                    .iter()
-                    .any(|k| join == code_proof(&self.secret, k, &key)) =>
-            {
-                Ok(())
-            }
-            Payload::Hello { .. } | Payload::CodeHello { .. } => Err(Rejected::NotInvited),
-            _ => Err(Rejected::NoHello),
+        if self.timer != on {
+            self.timer = on;
+            self.wire.events.push_back(Event::Timer(on));
         }
-    }
-
-    fn drain_early(&mut self, now: Millis) {
-        let them = self.me.other();
-        while let Some(entry) = self.early.first_entry() {
-            let (next, _) = self.table.chain_head(them);
-            if *entry.key() > next {
-                break;
-            }
-            let bytes = entry.remove();
-            if let Ok(notes) = self.table.receive(them, &bytes) {
-                self.react(now, notes);
-            }
-        }
+        Ok(())
     }
 
     /// A player's command; on error nothing changed.
     pub fn handle_command(&mut self, now: Millis, command: Command) -> Result<(), CommandError> {
-        if self.table.left(self.me) || self.leaving.is_some() {
+        if self.wire.table.left(self.wire.me) || self.leaving.is_some() {
             return Err(CommandError::NotNow("you left the table"));
         }
         if self
+            .wire
             .table
             .pending_claim()
-            .is_some_and(|c| c.claimant == self.me)
+            .is_some_and(|c| c.claimant == self.wire.me)
             && !matches!(command, Command::Leave(_) | Command::LeaveNow(_))
         {
             return Err(CommandError::NotNow(
@@ -587,43 +370,18 @@ impl Session {
         }
         match command {
             Command::Place(fleet) => self.place(now, &fleet)?,
-            Command::Start => {
-                let id = self
-                    .table
-                    .game_id()
-                    .ok_or(CommandError::NotNow("no game is open"))?;
-                if self.me != Seat::Host
-                    || self.table.game().is_some()
-                    || !(self.table.committed(Seat::Host) && self.table.committed(Seat::Guest))
-                {
-                    return Err(CommandError::NotNow(
-                        "the host starts once both fleets are placed",
-                    ));
-                }
-                let timer = self.timer;
-                self.send_now(now, Payload::Start { game: id, timer })?;
-            }
-            Command::Timer(on) => {
-                if self.me != Seat::Host || self.table.game().is_some_and(|g| !g.is_over()) {
-                    return Err(CommandError::NotNow(
-                        "the host switches the timer before a game starts",
-                    ));
-                }
-                if self.timer != on {
-                    self.timer = on;
-                    self.events.push_back(Event::Timer(on));
-                }
-            }
+            Command::Start => self.start(now)?,
+            Command::Timer(on) => self.switch_timer(on)?,
             Command::Act(action) => self.act(now, action, false)?,
             Command::OfferDraw => {
                 let (id, game) = self.live_game()?;
-                game.clone().offer_draw(self.me)?;
+                game.clone().offer_draw(self.wire.me)?;
                 let number = game.actions();
                 self.send_now(now, Payload::DrawOffer { game: id, number })?;
             }
             Command::AnswerDraw(accept) => {
                 let (id, game) = self.live_game()?;
-                game.clone().answer_draw(self.me, accept)?;
+                game.clone().answer_draw(self.wire.me, accept)?;
                 let number = game.actions();
                 self.send_now(
                     now,
@@ -636,20 +394,27 @@ impl Session {
             }
             Command::Resign => {
                 let (id, _) = self.live_game()?;
-                if self.table.pending().is_some_and(|p| p.seat == self.me) {
+                if self
+                    .wire
+                    .table
+                    .pending()
+                    .is_some_and(|p| p.seat == self.wire.me)
+                {
                     return Err(CommandError::NotNow("wait for the answer to your action"));
                 }
                 self.send_now(now, Payload::Resign { game: id })?;
             }
             Command::PlayAgain => {
                 let number = self
+                    .wire
                     .table
                     .game_number()
                     .ok_or(CommandError::NotNow("no game yet"))?;
-                if self.table.settled().is_none() || self.table.wants_again(self.me) {
+                if self.wire.table.settled().is_none() || self.wire.table.wants_again(self.wire.me)
+                {
                     return Err(CommandError::NotNow("the game is not settled yet"));
                 }
-                if self.table.left(self.me.other()) {
+                if self.wire.table.left(self.wire.me.other()) {
                     return Err(CommandError::NotNow("the other player left the table"));
                 }
                 self.send_now(now, Payload::PlayAgain { number: number + 1 })?;
@@ -677,11 +442,13 @@ impl Session {
         let Some((wait, _)) = self.wait else { return };
         match wait {
             Wait::MyMove { number } => {
-                let (Some(id), Some(game)) = (self.table.game_id(), self.table.game()) else {
+                let (Some(id), Some(game)) = (self.wire.table.game_id(), self.wire.table.game())
+                else {
                     return;
                 };
-                let (_, prev) = self.table.chain_head(self.me);
-                if let Some(cell) = timeout_cell(&id, &prev, number, game.chart(self.me).unmarked())
+                let (_, prev) = self.wire.table.chain_head(self.wire.me);
+                if let Some(cell) =
+                    timeout_cell(&id, &prev, number, game.chart(self.wire.me).unmarked())
                 {
                     let _ = self.act(now, Action::Shot(cell), true);
                 }
@@ -693,11 +460,11 @@ impl Session {
     }
 
     fn claim(&mut self, now: Millis, owed: proto::Owed) {
-        let Some(id) = self.table.game_id() else {
+        let Some(id) = self.wire.table.game_id() else {
             return;
         };
         // One standing claim per game: never a second while one waits or decided it.
-        let claimed = self.table.standing_claim().is_some();
+        let claimed = self.wire.table.standing_claim().is_some();
         if self.forfeit_sent == Some(id) || claimed {
             return;
         }
@@ -707,17 +474,19 @@ impl Session {
 
     fn live_game(&self) -> Result<(Hash, &crate::rules::Game), CommandError> {
         let id = self
+            .wire
             .table
             .game_id()
             .ok_or(CommandError::NotNow("no game is open"))?;
         let game = self
+            .wire
             .table
             .game()
             .ok_or(CommandError::NotNow("the game has not started"))?;
         if game.is_over() {
             return Err(CommandError::Action(ActionError::GameOver));
         }
-        if self.table.accepted_draw() == Some(self.me) {
+        if self.wire.table.accepted_draw() == Some(self.wire.me) {
             return Err(CommandError::NotNow(
                 "you accepted a draw; the game ends with it",
             ));
@@ -727,20 +496,22 @@ impl Session {
 
     fn place(&mut self, now: Millis, fleet: &Fleet) -> Result<(), CommandError> {
         let id = self
+            .wire
             .table
             .game_id()
             .ok_or(CommandError::NotNow("no game is open"))?;
         let variant = self
+            .wire
             .table
             .variant()
             .ok_or(CommandError::NotNow("no game is open"))?;
-        if self.table.committed(self.me) {
+        if self.wire.table.committed(self.wire.me) {
             return Err(CommandError::NotNow("the fleet is already committed"));
         }
         let fleet = Fleet::new(&variant.fleet(), fleet.ships().to_vec())?;
         let binding = Binding {
             game: id,
-            seat: self.me,
+            seat: self.wire.me,
             size: variant.size(),
         };
         let board = SealedBoard::seal(binding, fleet.decks())?;
@@ -748,11 +519,11 @@ impl Session {
         let contributions = (0..strikes)
             .map(|_| Secret::fresh())
             .collect::<Result<Vec<_>, _>>()?;
-        let key = self.identity.public();
+        let key = self.wire.identity.public();
         let commitments = contributions
             .iter()
             .enumerate()
-            .map(|(s, c)| contribution_commitment(&id, self.me, &key, s as u8, c.expose()))
+            .map(|(s, c)| contribution_commitment(&id, self.wire.me, &key, s as u8, c.expose()))
             .collect();
         let payload = Payload::Commit {
             game: id,
@@ -767,7 +538,7 @@ impl Session {
             board,
             contributions,
         });
-        match self.send(payload) {
+        match self.wire.send(payload) {
             Ok(notes) => {
                 self.react(now, notes);
                 Ok(())
@@ -781,14 +552,14 @@ impl Session {
 
     fn act(&mut self, now: Millis, action: Action, timeout: bool) -> Result<(), CommandError> {
         let (id, game) = self.live_game()?;
-        if self.table.pending().is_some() {
+        if self.wire.table.pending().is_some() {
             return Err(CommandError::NotNow("the last action waits for its answer"));
         }
-        game.check(self.me, &action)?;
+        game.check(self.wire.me, &action)?;
         let number = game.actions();
         let contribution = match action {
             Action::AirStrike(_) => {
-                let strike = strike_number(self.me, 2 - game.stock(self.me).air_strikes);
+                let strike = strike_number(self.wire.me, 2 - game.stock(self.wire.me).air_strikes);
                 let secrets = self
                     .secrets
                     .as_ref()
@@ -812,39 +583,9 @@ impl Session {
     }
 
     fn send_now(&mut self, now: Millis, payload: Payload) -> Result<(), CommandError> {
-        let notes = self.send(payload)?;
+        let notes = self.wire.send(payload)?;
         self.react(now, notes);
         Ok(())
-    }
-
-    /// Signs a frame, takes it into the own table, queues it. The table's notes are returned.
-    fn send(&mut self, payload: Payload) -> Result<Vec<Note>, CommandError> {
-        let (seq, prev) = self.table.chain_head(self.me);
-        let body = Body {
-            version: PROTOCOL_VERSION,
-            table: self.table.id(),
-            from: wire::seat(self.me),
-            seq,
-            prev,
-            seen: self.table.last_hash(self.me.other()),
-            payload,
-        };
-        let frame = self.identity.seal(&body);
-        let notes = self
-            .table
-            .receive(self.me, &frame)
-            .map_err(|_| CommandError::NotNow("the message would be refused"))?;
-        if let Some(Note::LieProven(lie)) = notes
-            .iter()
-            .find(|n| matches!(n, Note::LieProven(lie) if lie.liar == self.me))
-        {
-            // Only a bug in this client gets here (its fleet is legal, its actions are
-            // checked before sending): the frame is not sent, and the shell is told.
-            self.events.push_back(Event::Internal(lie.to_string()));
-            return Err(CommandError::NotNow("the message would break the protocol"));
-        }
-        self.outbox.push_back(frame);
-        Ok(notes)
     }
 
     /// Follows up what the table learnt — answers, accusations, verdicts, the next
@@ -854,26 +595,28 @@ impl Session {
         loop {
             while let Some(note) = work.pop_front() {
                 let more = match &note {
-                    Note::Hello(seat) if *seat != self.me && self.me == Seat::Host => self.greet(),
-                    Note::Acted { seat, .. } if *seat != self.me => self.answer(),
-                    Note::LieProven(lie) if lie.liar != self.me => self.accuse(lie),
+                    Note::Hello(seat) if *seat != self.wire.me && self.wire.me == Seat::Host => {
+                        self.wire.greet()
+                    }
+                    Note::Acted { seat, .. } if *seat != self.wire.me => self.answer(),
+                    Note::LieProven(lie) if lie.liar != self.wire.me => self.accuse(lie),
                     Note::Settled(verdict) => self.settle(verdict),
                     Note::ForfeitClaimed { .. } => {
-                        self.events.push_back(Event::Score(self.score()));
+                        self.wire.events.push_back(Event::Score(self.score()));
                         Vec::new()
                     }
                     Note::ClaimRefuted { claimant, .. } => {
-                        if *claimant == self.me {
+                        if *claimant == self.wire.me {
                             // The peer was there after all: it may be claimed against again.
                             self.forfeit_sent = None;
                         }
-                        self.events.push_back(Event::Score(self.score()));
+                        self.wire.events.push_back(Event::Score(self.score()));
                         Vec::new()
                     }
                     _ => Vec::new(),
                 };
                 work.extend(more);
-                self.events.push_back(Event::Table(note));
+                self.wire.events.push_back(Event::Table(note));
             }
             match self.send_owed() {
                 Some(notes) => work.extend(notes),
@@ -883,42 +626,24 @@ impl Session {
         self.refresh_wait(now);
     }
 
-    /// The host's hello and settings, once the guest's hello is in.
-    fn greet(&mut self) -> Vec<Note> {
-        let key = self.identity.public();
-        let mut notes = self
-            .send(Payload::Hello { key, join: None })
-            .unwrap_or_default();
-        if let Some(settings) = self.settings {
-            notes.extend(self.send(Payload::Settings(settings)).unwrap_or_default());
-        }
-        notes
-    }
-
     /// A frame this side owes without being asked: the next nonce, or the reveal.
     fn send_owed(&mut self) -> Option<Vec<Note>> {
         // Who left sends nothing more, not even what it would owe.
-        if self.table.left(self.me) {
+        if self.wire.table.left(self.wire.me) {
             return None;
         }
-        if let Some(number) = self.table.nonce_due(self.me) {
-            let nonce = Secret::<32>::fresh().ok()?;
-            return self
-                .send(Payload::Nonce {
-                    number,
-                    nonce: *nonce.expose(),
-                })
-                .ok();
+        if self.wire.table.nonce_due(self.wire.me).is_some() {
+            return self.wire.nonce();
         }
         // The offerer confirms an accepted draw with its reveal.
-        let offered = self.table.accepted_draw() == Some(self.me.other());
-        if let Some(id) = self.table.game_id()
-            && (self.table.ended() || offered)
+        let offered = self.wire.table.accepted_draw() == Some(self.wire.me.other());
+        if let Some(id) = self.wire.table.game_id()
+            && (self.wire.table.ended() || offered)
             && self.revealed_for != Some(id)
         {
             self.revealed_for = Some(id);
             if let Some(payload) = self.reveal_payload(id) {
-                return self.send(payload).ok();
+                return self.wire.send(payload).ok();
             }
         }
         self.leave_step()
@@ -930,21 +655,21 @@ impl Session {
     /// settled, this side's forfeit claim made, or nobody is left to settle it with.
     fn leave_step(&mut self) -> Option<Vec<Note>> {
         let reason = self.leaving.clone()?;
-        let table = &self.table;
-        let me = self.me;
+        let table = &self.wire.table;
+        let me = self.wire.me;
         let live = table.game().is_some_and(|g| !g.is_over()) && table.settled().is_none();
-        let nobody = self.peer_gone.is_some() || table.left(me.other());
+        let nobody = self.wire.peer_gone.is_some() || table.left(me.other());
         let bound = table.accepted_draw().is_some()
             || table.pending().is_some_and(|p| p.seat == me)
             || table.pending_claim().is_some();
         if live && !bound && !nobody {
             let id = table.game_id()?;
             // Should the resignation be refused (a bug), the leave goes at once.
-            if let Ok(notes) = self.send(Payload::Resign { game: id }) {
+            if let Ok(notes) = self.wire.send(Payload::Resign { game: id }) {
                 return Some(notes);
             }
         } else {
-            let table = &self.table;
+            let table = &self.wire.table;
             let unsettled = table.game().is_some() && table.settled().is_none();
             let claimed = table.claim().is_some_and(|c| c.claimant == me);
             if unsettled && !claimed && !nobody {
@@ -952,32 +677,32 @@ impl Session {
             }
         }
         self.leaving = None;
-        self.send(Payload::Leave { reason }).ok()
+        self.wire.send(Payload::Leave { reason }).ok()
     }
 
     fn refresh_wait(&mut self, now: Millis) {
-        let timer = self.table.timer();
+        let timer = self.wire.table.timer();
         // A claim that stands decides the game (one per game); a pending one waits
         // for the debtor's next message, however long.
-        let claimed = self.table.standing_claim().is_some();
-        let wait = match (self.table.game(), self.table.pending()) {
+        let claimed = self.wire.table.standing_claim().is_some();
+        let wait = match (self.wire.table.game(), self.wire.table.pending()) {
             _ if claimed => None,
             // I accepted a draw: the offerer owes its confirming reveal.
-            (Some(_), _) if self.table.accepted_draw() == Some(self.me) => {
-                let number = self.table.game_number().unwrap_or(0);
+            (Some(_), _) if self.wire.table.accepted_draw() == Some(self.wire.me) => {
+                let number = self.wire.table.game_number().unwrap_or(0);
                 (self.forfeit_sent.is_none()).then_some(Wait::Reveal { game: number })
             }
             (Some(game), _) if game.is_over() => {
-                let number = self.table.game_number().unwrap_or(0);
-                (!self.table.revealed(self.me.other()) && self.forfeit_sent.is_none())
+                let number = self.wire.table.game_number().unwrap_or(0);
+                (!self.wire.table.revealed(self.wire.me.other()) && self.forfeit_sent.is_none())
                     .then_some(Wait::Reveal { game: number })
             }
-            (Some(_), Some(pending)) if pending.seat == self.me => Some(Wait::Answer {
+            (Some(_), Some(pending)) if pending.seat == self.wire.me => Some(Wait::Answer {
                 number: pending.number,
             }),
-            (Some(game), None) if timer && self.table.accepted_draw().is_none() => {
+            (Some(game), None) if timer && self.wire.table.accepted_draw().is_none() => {
                 let number = game.actions();
-                Some(if game.mover() == self.me {
+                Some(if game.mover() == self.wire.me {
                     Wait::MyMove { number }
                 } else {
                     Wait::TheirMove { number }
@@ -993,9 +718,9 @@ impl Session {
     /// Their action arrived and checked out: my answer, with an opening per cell looked at.
     fn answer(&mut self) -> Vec<Note> {
         let (Some(id), Some(game), Some(pending)) = (
-            self.table.game_id(),
-            self.table.game(),
-            self.table.pending(),
+            self.wire.table.game_id(),
+            self.wire.table.game(),
+            self.wire.table.pending(),
         ) else {
             return Vec::new();
         };
@@ -1041,13 +766,14 @@ impl Session {
                 wire::opening(&secrets.board.open(*cell), content, size)
             })
             .collect();
-        self.send(Payload::Answer {
-            game: id,
-            number,
-            openings,
-            contribution: mine,
-        })
-        .unwrap_or_default()
+        self.wire
+            .send(Payload::Answer {
+                game: id,
+                number,
+                openings,
+                contribution: mine,
+            })
+            .unwrap_or_default()
     }
 
     fn accuse(&mut self, lie: &Lie) -> Vec<Note> {
@@ -1055,16 +781,17 @@ impl Session {
             return Vec::new();
         }
         self.lie_sent = Some((lie.liar, lie.seq));
-        let Some(id) = self.table.game_id() else {
+        let Some(id) = self.wire.table.game_id() else {
             return Vec::new();
         };
         let reason = lie.reason.chars().take(proto::MAX_TEXT / 4).collect();
-        self.send(Payload::Lie {
-            game: id,
-            seq: lie.seq,
-            reason,
-        })
-        .unwrap_or_default()
+        self.wire
+            .send(Payload::Lie {
+                game: id,
+                seq: lie.seq,
+                reason,
+            })
+            .unwrap_or_default()
     }
 
     fn reveal_payload(&self, id: Hash) -> Option<Payload> {
@@ -1087,7 +814,7 @@ impl Session {
     }
 
     fn settle(&mut self, verdict: &Verdict) -> Vec<Note> {
-        let Some(id) = self.table.game_id() else {
+        let Some(id) = self.wire.table.game_id() else {
             return Vec::new();
         };
         if self.verdict_for == Some(id) {
@@ -1118,6 +845,7 @@ impl Session {
             ),
             Verdict::Incomplete(reason) => {
                 let claimant = self
+                    .wire
                     .table
                     .claim()
                     .filter(|c| c.state == ClaimState::Confirmed)
@@ -1136,11 +864,25 @@ impl Session {
         };
         self.score[0] += points[0];
         self.score[1] += points[1];
-        self.events.push_back(Event::Score(self.score));
-        self.send(Payload::Verdict {
-            game: id,
-            verdict: wire_verdict,
-        })
-        .unwrap_or_default()
+        self.wire.events.push_back(Event::Score(self.score));
+        self.wire
+            .send(Payload::Verdict {
+                game: id,
+                verdict: wire_verdict,
+            })
+            .unwrap_or_default()
     }
 }
+
+impl Wired for Session {
+    type Table = Table;
+    type Event = Event;
+    fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
+        &mut self.wire
+    }
+    fn react(&mut self, now: Millis, notes: Vec<Note>) {
+        Session::react(self, now, notes);
+    }
+}
+
+endpoint::told_events!(Event);

@@ -245,15 +245,7 @@ impl TableSession for super::Session {
         self.table().is_whole()
     }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
-        let mut check = crate::fair::table::Table::new(table);
-        frames
-            .iter()
-            .take_while(|f| {
-                check
-                    .receive(crate::fair::wire::from_seat(f.from), &f.bytes)
-                    .is_ok()
-            })
-            .count()
+        super::endpoint::intact::<crate::fair::table::Table>(table, frames)
     }
 }
 
@@ -298,14 +290,6 @@ impl TableSession for super::archimedes::Session {
         true
     }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
-        let mut check = crate::fair::archimedes::Table::new(table);
-        frames
-            .iter()
-            .take_while(|f| {
-                check
-                    .receive(crate::fair::wire::from_seat(f.from), &f.bytes)
-                    .is_ok()
-            })
-            .count()
+        super::endpoint::intact::<crate::fair::archimedes::Table>(table, frames)
     }
 }

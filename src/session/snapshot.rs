@@ -8,13 +8,14 @@ use armada_proto::{self as proto, SavedFrame};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::endpoint::{Endpoint, Observe};
 use super::{Secrets, Session};
 use crate::fair::commit::{Binding, SealedBoard};
 use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
 use crate::fair::shared::contribution_commitment;
 use crate::fair::sign::Identity;
-use crate::fair::table::{Lie, Rejected, Table, table_id};
+use crate::fair::table::{Lie, Table, table_id};
 use crate::fair::wire;
 use crate::rules::{Fleet, Seat};
 
@@ -45,13 +46,42 @@ struct SavedSecrets {
     contributions: Vec<Hash>,
 }
 
+/// What every game's saved session starts with (postcard lays a nested struct's
+/// fields out as if they were the outer one's).
 #[derive(Serialize, Deserialize)]
-struct Saved {
+pub(super) struct Head {
+    /// Which game's session (each has its own).
     magic: [u8; 8],
     seat: proto::Seat,
+    /// The key the session signs with: restored only by the same identity.
     key: Hash,
-    secret: Hash,
-    settings: Option<proto::Settings>,
+    pub(super) secret: Hash,
+    pub(super) settings: Option<proto::Settings>,
+}
+
+impl Head {
+    pub(super) fn of<T, E>(magic: [u8; 8], wire: &Endpoint<T, E>) -> Self {
+        Self {
+            magic,
+            seat: wire::seat(wire.me),
+            key: wire.identity.public(),
+            secret: wire.secret,
+            settings: wire.settings,
+        }
+    }
+
+    /// The seat saved, once `identity` is the one the session signed with.
+    pub(super) fn seat_for(&self, identity: &Identity) -> Result<Seat, RestoreError> {
+        if self.key != identity.public() {
+            return Err(RestoreError::Identity);
+        }
+        Ok(wire::from_seat(self.seat))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    head: Head,
     /// The host's timer switch.
     timer: bool,
     secrets: Option<SavedSecrets>,
@@ -94,18 +124,14 @@ impl Session {
             contributions: s.contributions.iter().map(|c| *c.expose()).collect(),
         });
         let saved = Saved {
-            magic: MAGIC,
-            seat: wire::seat(self.me),
-            key: self.identity.public(),
-            secret: self.secret,
-            settings: self.settings,
+            head: Head::of(MAGIC, &self.wire),
             timer: self.timer,
             secrets,
             journal: if journaled {
-                self.table.transcript_len() as u32
+                self.wire.table.transcript_len() as u32
             } else {
                 assert!(
-                    self.table.is_whole(),
+                    self.wire.table.is_whole(),
                     "a compacted session is saved with save_state, its frames being in its file"
                 );
                 0
@@ -113,7 +139,8 @@ impl Session {
             frames: if journaled {
                 Vec::new()
             } else {
-                self.table
+                self.wire
+                    .table
                     .transcript()
                     .iter()
                     .map(|(seat, bytes)| SavedFrame {
@@ -122,7 +149,7 @@ impl Session {
                     })
                     .collect()
             },
-            outbox: self.outbox.iter().cloned().collect(),
+            outbox: self.wire.outbox.iter().cloned().collect(),
             revealed_for: self.revealed_for,
             verdict_for: self.verdict_for,
             lie_sent: self.lie_sent.map(|(seat, seq)| (wire::seat(seat), seq)),
@@ -153,29 +180,16 @@ impl Session {
     ) -> Result<Self, RestoreError> {
         let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
         let saved: Saved = decode(bytes, &MAGIC, "wrong magic")?;
-        if saved.key != identity.public() {
-            return Err(RestoreError::Identity);
-        }
-        let me = wire::from_seat(saved.seat);
-        let mut session = Self::new(me, identity, saved.secret, saved.settings);
+        let me = saved.head.seat_for(&identity)?;
+        let mut session = Self::new(me, identity, saved.head.secret, saved.head.settings);
         session.timer = saved.timer;
-        session.table = Table::new(table_id(&saved.secret));
         let from_journal = journal_prefix(journal, saved.journal)?;
-        let lies = replay(
+        let (table, lies) = replay::<Table>(
+            table_id(&saved.head.secret),
             from_journal.iter().chain(&saved.frames),
             me,
-            |from, bytes| {
-                let notes = session.table.receive(from, bytes)?;
-                Ok(notes
-                    .into_iter()
-                    .filter_map(|note| match note {
-                        super::Note::LieProven(lie) => Some(lie),
-                        _ => None,
-                    })
-                    .collect())
-            },
         )?;
-        session.table.own_from_now(me);
+        session.wire.table = table;
         // Every lie of the other side on the record was seen when its frame came, and
         // answered with an accusation: one the session never answered was made by
         // damage to the record, and is not to be signed now.
@@ -190,6 +204,7 @@ impl Session {
         }
         if let Some(s) = saved.secrets {
             let variant = session
+                .wire
                 .table
                 .variant()
                 .ok_or_else(|| malformed(&"secrets without a game"))?;
@@ -215,13 +230,13 @@ impl Session {
             let board = SealedBoard::with_salts(binding, fleet.decks(), salts);
             // Secrets that do not open what this side signed would make it sign false
             // answers: a damaged save is refused here, before anything is signed.
-            if session.table.game_id() == Some(s.game)
-                && let Some((root, commitments)) = session.table.commitment(me)
+            if session.wire.table.game_id() == Some(s.game)
+                && let Some((root, commitments)) = session.wire.table.commitment(me)
             {
                 if board.root() != root {
                     return Err(RestoreError::Secrets("the fleet and salts"));
                 }
-                let key = session.identity.public();
+                let key = session.wire.identity.public();
                 let matches = commitments.len() == s.contributions.len()
                     && s.contributions.iter().enumerate().all(|(i, c)| {
                         contribution_commitment(&s.game, me, &key, i as u8, c) == commitments[i]
@@ -238,7 +253,7 @@ impl Session {
                 contributions,
             });
         }
-        session.outbox = saved.outbox.into();
+        session.wire.outbox = saved.outbox.into();
         session.revealed_for = saved.revealed_for;
         session.verdict_for = saved.verdict_for;
         session.lie_sent = lie_sent;
@@ -281,33 +296,35 @@ pub(super) fn journal_prefix(
     })
 }
 
-/// Takes a saved record's `frames` in, one by one, through `receive` (a table's, which
-/// returns the lies each frame proved), as strictly as a stranger's: a frame refused,
-/// or one of `me`'s own frames proven a lie, means the record was damaged (this
-/// process signs only what its own table accepted), and nothing may be signed from
-/// it. The other side's lies found are returned.
-pub(super) fn replay<'a>(
+/// A table of `id` for `me` with a saved record's `frames` taken in, one by one, as
+/// strictly as a stranger's: a frame refused, or one of `me`'s own frames proven a
+/// lie, means the record was damaged (this process signs only what its own table
+/// accepted), and nothing may be signed from it. Returned with the other side's lies
+/// found; from then on `me`'s frames are the table's own.
+pub(super) fn replay<'a, T: Observe>(
+    id: Hash,
     frames: impl Iterator<Item = &'a SavedFrame>,
     me: Seat,
-    mut receive: impl FnMut(Seat, &[u8]) -> Result<Vec<Lie>, Rejected>,
-) -> Result<Vec<Lie>, RestoreError> {
+) -> Result<(T, Vec<Lie>), RestoreError> {
+    let mut table = T::checking(id);
     let mut theirs = Vec::new();
     for (index, frame) in frames.enumerate() {
-        let lies = receive(wire::from_seat(frame.from), &frame.bytes).map_err(|e| {
-            RestoreError::Frame {
+        let notes = table
+            .receive(wire::from_seat(frame.from), &frame.bytes)
+            .map_err(|e| RestoreError::Frame {
                 index,
                 why: e.to_string(),
-            }
-        })?;
-        for lie in lies {
+            })?;
+        for lie in notes.iter().filter_map(T::lie) {
             if lie.liar == me {
                 return Err(RestoreError::Frame {
                     index,
                     why: format!("this side's own message does not check out ({lie})"),
                 });
             }
-            theirs.push(lie);
+            theirs.push(lie.clone());
         }
     }
-    Ok(theirs)
+    table.own_from_now(me);
+    Ok((table, theirs))
 }
