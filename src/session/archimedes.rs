@@ -94,26 +94,7 @@ impl Session {
 
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
-        Self::new(Seat::Host, identity, secret, Some(settings))
-    }
-
-    fn guest_with(identity: Identity, secret: Hash, code: Option<&CodeKey>) -> Self {
-        let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let hello = session.wire.hello(code);
-        let notes = session
-            .wire
-            .send(hello)
-            .expect("a first hello is always valid");
-        session.react(0, notes);
-        session
-    }
-
-    fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
-        Self {
-            wire: Endpoint::new(me, identity, secret, settings),
-            waiting_since: None,
-            leaving: None,
-        }
+        Self::seated(Seat::Host, identity, secret, Some(settings))
     }
 
     /// What the table waits for from this side now.
@@ -349,6 +330,13 @@ impl Wired for Session {
     fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
         &mut self.wire
     }
+    fn with_wire(wire: Endpoint<Table, Event>) -> Self {
+        Self {
+            wire,
+            waiting_since: None,
+            leaving: None,
+        }
+    }
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
         Session::react(self, now, notes);
     }
@@ -394,7 +382,7 @@ impl Session {
     ) -> Result<Self, super::RestoreError> {
         let saved: Saved = super::snapshot::decode(bytes, &MAGIC, "not an Archimedes table")?;
         let me = saved.head.seat_for(&identity)?;
-        let mut session = Self::new(me, identity, saved.head.secret, saved.head.settings);
+        let mut session = Self::seated(me, identity, saved.head.secret, saved.head.settings);
         let frames = super::snapshot::journal_prefix(journal, saved.journal)?;
         (session.wire.table, _) =
             super::snapshot::replay(session.wire.table.id(), frames.iter(), me)?;

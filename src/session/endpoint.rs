@@ -377,13 +377,13 @@ macro_rules! wired_api {
     () => {
         /// The guest's side, from the invite's secret; its hello is ready to send.
         pub fn guest(identity: Identity, secret: Hash) -> Self {
-            Self::guest_with(identity, secret, None)
+            <Self as $crate::session::endpoint::Wired>::guest_with(identity, secret, None)
         }
 
         /// The guest's side admitted by a short code's handshake: the invite's secret
         /// came with the admission, and the hello proves the handshake's `key` instead.
         pub fn guest_by_code(identity: Identity, secret: Hash, key: &CodeKey) -> Self {
-            Self::guest_with(identity, secret, Some(key))
+            <Self as $crate::session::endpoint::Wired>::guest_with(identity, secret, Some(key))
         }
 
         /// The host learns that a short code's handshake succeeded with `key`: a
@@ -462,10 +462,33 @@ pub(super) trait Wired {
     type Table: Observe;
     type Event: From<Told>;
     fn endpoint(&mut self) -> &mut Endpoint<Self::Table, Self::Event>;
+    /// A session of this game over `wire`, nothing else done yet.
+    fn with_wire(wire: Endpoint<Self::Table, Self::Event>) -> Self;
     /// Follows up what the table learnt from a frame (or nothing: `notes` empty).
     fn react(&mut self, now: Millis, notes: Vec<<Self::Table as Observe>::Note>);
     /// The peer said it is gone (after [`Told::PeerGone`] is out).
     fn peer_left(&mut self, _now: Millis) {}
+
+    /// A new session at `me`'s seat of the table of the invite's `secret`.
+    fn seated(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self
+    where
+        Self: Sized,
+    {
+        Self::with_wire(Endpoint::new(me, identity, secret, settings))
+    }
+
+    /// The guest's side, its hello (the invite's proof, or a short code's) sent.
+    fn guest_with(identity: Identity, secret: Hash, code: Option<&CodeKey>) -> Self
+    where
+        Self: Sized,
+    {
+        let mut wire = Endpoint::new(Seat::Guest, identity, secret, None);
+        let hello = wire.hello(code);
+        let notes = wire.send(hello).expect("a first hello is always valid");
+        let mut session = Self::with_wire(wire);
+        session.react(0, notes);
+        session
+    }
 
     /// A stream message from the peer ([`proto::Wire`]): a frame goes to
     /// [`Wired::take_message`]; a refusal becomes [`Told::PeerRefused`].

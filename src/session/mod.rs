@@ -194,7 +194,7 @@ impl Session {
 
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {
-        Self::new(Seat::Host, identity, secret, Some(settings))
+        Self::seated(Seat::Host, identity, secret, Some(settings))
     }
 
     /// The host's side with its timer switch set to `on` (see [`Command::Timer`]).
@@ -202,32 +202,6 @@ impl Session {
     pub fn with_timer(mut self, on: bool) -> Self {
         self.timer = on && self.wire.me == Seat::Host;
         self
-    }
-
-    fn guest_with(identity: Identity, secret: Hash, code: Option<&CodeKey>) -> Self {
-        let mut session = Self::new(Seat::Guest, identity, secret, None);
-        let hello = session.wire.hello(code);
-        let notes = session
-            .wire
-            .send(hello)
-            .expect("a first hello is always valid");
-        session.react(0, notes);
-        session
-    }
-
-    fn new(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self {
-        Self {
-            wire: Endpoint::new(me, identity, secret, settings),
-            timer: me == Seat::Host,
-            secrets: None,
-            wait: None,
-            revealed_for: None,
-            verdict_for: None,
-            lie_sent: None,
-            forfeit_sent: None,
-            score: [0; 2],
-            leaving: None,
-        }
     }
 
     /// What the table waits for from this side now.
@@ -879,6 +853,20 @@ impl Wired for Session {
     type Event = Event;
     fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
         &mut self.wire
+    }
+    fn with_wire(wire: Endpoint<Table, Event>) -> Self {
+        Self {
+            timer: wire.me == Seat::Host,
+            wire,
+            secrets: None,
+            wait: None,
+            revealed_for: None,
+            verdict_for: None,
+            lie_sent: None,
+            forfeit_sent: None,
+            score: [0; 2],
+            leaving: None,
+        }
     }
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
         Session::react(self, now, notes);

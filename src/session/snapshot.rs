@@ -8,7 +8,7 @@ use armada_proto::{self as proto, SavedFrame};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::endpoint::{Endpoint, Observe};
+use super::endpoint::{Endpoint, Observe, Wired as _};
 use super::{Secrets, Session};
 use crate::fair::commit::{Binding, SealedBoard};
 use crate::fair::hash::Hash;
@@ -181,7 +181,7 @@ impl Session {
         let malformed = |e: &dyn std::fmt::Display| RestoreError::Malformed(e.to_string());
         let saved: Saved = decode(bytes, &MAGIC, "wrong magic")?;
         let me = saved.head.seat_for(&identity)?;
-        let mut session = Self::new(me, identity, saved.head.secret, saved.head.settings);
+        let mut session = Self::seated(me, identity, saved.head.secret, saved.head.settings);
         session.timer = saved.timer;
         let from_journal = journal_prefix(journal, saved.journal)?;
         let (table, lies) = replay::<Table>(
