@@ -19,12 +19,12 @@
 //! Architecture invariant: as `fair::table` — no secrets, no clock, no IO; a
 //! rejected frame changes nothing; a signed frame that breaks a rule is a lie.
 
-use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload, WireVerdict};
+use armada_proto::{self as proto, Body, Payload, WireVerdict};
 
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
-use crate::fair::table::chain::{Chain, Ledger, Taken};
-use crate::fair::table::{ClaimState, ForfeitClaim, Lie, Rejected, game_id};
+use crate::fair::table::chain::{Chain, Taken};
+use crate::fair::table::{ClaimState, ForfeitClaim, Lie, Observer, Rejected, Rules, game_id};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
 
@@ -173,7 +173,7 @@ pub enum Note {
 }
 
 #[derive(Clone, Debug)]
-struct Round {
+pub struct Round {
     number: u32,
     nonces: [Option<Hash>; 2],
     id: Option<Hash>,
@@ -218,19 +218,17 @@ impl Round {
     }
 }
 
-/// The observer of one Archimedes table.
-#[derive(Clone, Debug)]
-pub struct Table {
-    /// Both chains, the keys and the transcript, as at a sea battle's table.
-    ledger: Ledger,
-    settings: Option<proto::Settings>,
-    size: Option<BoardSize>,
-    leavers: Vec<Seat>,
-    round: Option<Round>,
-    finished: Vec<Verdict>,
-    /// The first lie proven outside a game's settlement.
-    outside_lie: Option<Lie>,
+/// Archimedes' rules at a table: a round is one game's board and moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Archimedes;
+
+impl Rules for Archimedes {
+    type Round = Round;
+    type Verdict = Verdict;
 }
+
+/// The observer of one Archimedes table.
+pub type Table = Observer<Archimedes>;
 
 fn idx(seat: Seat) -> usize {
     seat.index()
@@ -276,92 +274,9 @@ pub fn check_settings(settings: &proto::Settings) -> Result<BoardSize, String> {
 }
 
 impl Table {
-    pub fn new(id: Hash) -> Self {
-        Self::with_ledger(Ledger::new(id, None))
-    }
-
-    /// The observer a session keeps: frames from `me` are its own.
-    pub fn for_seat(id: Hash, me: Seat) -> Self {
-        Self::with_ledger(Ledger::new(id, Some(me)))
-    }
-
-    /// From now on `me`'s frames are taken as this process's own, their signatures
-    /// not checked again. A session restoring a saved record replays it into a
-    /// [`Self::new`] table first, so that its own frames are checked like a
-    /// stranger's before it signs anything from them.
-    pub fn own_from_now(&mut self, me: Seat) {
-        self.ledger.own = Some(me);
-    }
-
-    fn with_ledger(ledger: Ledger) -> Self {
-        Self {
-            ledger,
-            settings: None,
-            size: None,
-            leavers: Vec::new(),
-            round: None,
-            finished: Vec::new(),
-            outside_lie: None,
-        }
-    }
-
-    pub fn id(&self) -> Hash {
-        self.ledger.id
-    }
-
-    pub fn key(&self, seat: Seat) -> Option<Hash> {
-        self.ledger.keys[idx(seat)]
-    }
-
-    pub fn settings(&self) -> Option<proto::Settings> {
-        self.settings
-    }
-
-    pub fn left(&self, seat: Seat) -> bool {
-        self.leavers.contains(&seat)
-    }
-
-    /// Every accepted frame, in the order it was taken in.
-    pub fn transcript(&self) -> &std::collections::VecDeque<(Seat, Vec<u8>)> {
-        &self.ledger.transcript
-    }
-
-    /// The transcript as a file `armada verify` reads.
-    pub fn transcript_file(&self) -> Vec<u8> {
-        proto::encode_transcript(&proto::Transcript {
-            magic: proto::TRANSCRIPT_MAGIC,
-            version: PROTOCOL_VERSION,
-            table: self.ledger.id,
-            frames: self
-                .ledger
-                .transcript
-                .iter()
-                .map(|(seat, bytes)| proto::SavedFrame {
-                    from: wire::seat(*seat),
-                    bytes: bytes.clone(),
-                })
-                .collect(),
-        })
-    }
-
-    /// The next seq `seat` will send, and the hash its next frame must link to.
-    pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
-        let chain = &self.ledger.chains[idx(seat)];
-        (chain.next(), chain.last())
-    }
-
-    /// `seat`'s own frames from its seq `seq` on, as signed.
-    pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
-        let chain = &self.ledger.chains[idx(seat)];
-        (seq..chain.next())
-            .filter_map(|s| chain.get(s))
-            .map(|(_, at)| self.ledger.transcript[at - self.ledger.compacted].1.clone())
-            .collect()
-    }
-
-    /// The hash of the newest frame received from `seat` (zeros if none).
-    pub fn last_hash(&self, seat: Seat) -> Hash {
-        self.ledger.chains[idx(seat)].last()
+    /// The board's size, once the table's settings are in.
+    fn size(&self) -> Option<BoardSize> {
+        self.settings.as_ref().and_then(|s| check_settings(s).ok())
     }
 
     /// The verdict `seat` may sign now: the settled one, or the outcome its next
@@ -480,7 +395,7 @@ impl Table {
                 Verdict::Decided(_) => None,
             })
             .or_else(|| self.round.as_ref()?.lie.clone())
-            .or_else(|| self.outside_lie.clone())
+            .or_else(|| self.outside_lie.as_ref().map(|(_, lie)| lie.clone()))
     }
 
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
@@ -517,7 +432,7 @@ impl Table {
             }
             _ => {
                 if self.outside_lie.is_none() {
-                    self.outside_lie = Some(lie.clone());
+                    self.outside_lie = Some((self.begun(), lie.clone()));
                     notes.push(Note::LieProven(lie));
                 }
             }
@@ -621,7 +536,7 @@ impl Table {
                 if from != Seat::Host || self.settings.is_some() {
                     return Err("only the host sets the table, once".into());
                 }
-                self.size = Some(check_settings(settings)?);
+                check_settings(settings)?;
                 self.settings = Some(*settings);
                 notes.push(Note::Settings(*settings));
             }
@@ -747,7 +662,7 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let settings = self.settings.ok_or("a nonce before the table's settings")?;
-        let size = self.size.ok_or("a nonce before the table's settings")?;
+        let size = self.size().ok_or("a nonce before the table's settings")?;
         let [Some(host_key), Some(guest_key)] = self.ledger.keys else {
             return Err("a nonce before both hellos".into());
         };
@@ -784,7 +699,7 @@ impl Table {
         (a, b): (u8, u8),
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let size = self.size.ok_or("a move before the table's settings")?;
+        let size = self.size().ok_or("a move before the table's settings")?;
         let round = self.round_for(game)?;
         let side = round.side(from);
         let position = round.position.as_ref().ok_or("a move before the game")?;

@@ -188,6 +188,15 @@ macro_rules! forward {
         fn transcript_file(&self) -> Vec<u8> {
             self.table().transcript_file()
         }
+        fn transcript_len(&self) -> usize {
+            self.table().transcript_len()
+        }
+        fn transcript_from(&self, n: usize) -> Vec<(Seat, Vec<u8>)> {
+            self.table().transcript_from(n).cloned().collect()
+        }
+        fn is_whole(&self) -> bool {
+            self.table().is_whole()
+        }
         fn save_state(&self) -> Vec<u8> {
             Self::save_state(self)
         }
@@ -235,15 +244,6 @@ impl TableSession for super::Session {
     fn compact(&mut self) {
         Self::compact(self);
     }
-    fn transcript_len(&self) -> usize {
-        self.table().transcript_len()
-    }
-    fn transcript_from(&self, n: usize) -> Vec<(Seat, Vec<u8>)> {
-        self.table().transcript_from(n).cloned().collect()
-    }
-    fn is_whole(&self) -> bool {
-        self.table().is_whole()
-    }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         super::endpoint::intact::<crate::fair::table::Table>(table, frames)
     }
@@ -280,15 +280,6 @@ impl TableSession for super::archimedes::Session {
         }
     }
     fn compact(&mut self) {}
-    fn transcript_len(&self) -> usize {
-        self.table().transcript().len()
-    }
-    fn transcript_from(&self, n: usize) -> Vec<(Seat, Vec<u8>)> {
-        self.table().transcript().iter().skip(n).cloned().collect()
-    }
-    fn is_whole(&self) -> bool {
-        true
-    }
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         super::endpoint::intact::<crate::fair::archimedes::Table>(table, frames)
     }

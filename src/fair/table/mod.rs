@@ -11,16 +11,18 @@
 pub(crate) mod chain;
 mod claims;
 mod crossings;
+mod observer;
 mod round;
 mod vocab;
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 
-use chain::{Ledger, Taken};
+use chain::Taken;
+pub use observer::{Observer, Rules};
 use round::{Acceptance, Commit, Round, describe, knew_end, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
-use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
+use armada_proto::{self as proto, Body, Payload};
 
 use crate::fair::hash::{Hash, label, labelled};
 use crate::fair::shared::STRIKES;
@@ -34,23 +36,18 @@ const FIT_BUDGET: u32 = 200_000;
 /// The move timer, as RULES.md fixes it.
 pub const MOVE_MS: u32 = 15_000;
 
-/// The observer of one table.
-#[derive(Clone, Debug)]
-pub struct Table {
-    /// Both chains, the keys and the transcript (frames forgotten by
-    /// [`Table::compact`] but counted).
-    ledger: Ledger,
-    settings: Option<proto::Settings>,
-    round: Option<Round>,
-    /// Games finished at this table: their verdicts, in order.
-    finished: Vec<Verdict>,
-    /// The first lie proven outside a game's settlement, and how many games had
-    /// begun when it was told (it comes after those games' own lies).
-    outside_lie: Option<(usize, Lie)>,
-    /// The seats that left the table, in the order their leaves came: a leaver's
-    /// later frames are refused, the other's are not (until it leaves too).
-    leavers: Vec<Seat>,
+/// The sea battle's rules at a table: a round is one game's commitments, actions,
+/// answers and reveals.
+#[derive(Clone, Copy, Debug)]
+pub struct Sea;
+
+impl Rules for Sea {
+    type Round = Round;
+    type Verdict = Verdict;
 }
+
+/// The observer of one sea-battle table.
+pub type Table = Observer<Sea>;
 
 /// The table id of an invite's secret.
 pub fn table_id(secret: &Hash) -> Hash {
@@ -67,142 +64,6 @@ fn idx(seat: Seat) -> usize {
 }
 
 impl Table {
-    pub fn new(id: Hash) -> Self {
-        Self::with_ledger(Ledger::new(id, None))
-    }
-
-    /// The observer a session keeps: frames from `me` are its own, made by this process.
-    pub fn for_seat(id: Hash, me: Seat) -> Self {
-        Self::with_ledger(Ledger::new(id, Some(me)))
-    }
-
-    /// From now on `me`'s frames are taken as this process's own, their signatures
-    /// not checked again. A session restoring a saved record replays it into a
-    /// [`Self::new`] table first, so that its own frames are checked like a
-    /// stranger's before it signs anything from them.
-    pub fn own_from_now(&mut self, me: Seat) {
-        self.ledger.own = Some(me);
-    }
-
-    fn with_ledger(ledger: Ledger) -> Self {
-        Self {
-            ledger,
-            settings: None,
-            round: None,
-            finished: Vec::new(),
-            outside_lie: None,
-            leavers: Vec::new(),
-        }
-    }
-
-    pub fn id(&self) -> Hash {
-        self.ledger.id
-    }
-
-    /// Whether `seat` left the table.
-    pub fn left(&self, seat: Seat) -> bool {
-        self.leavers.contains(&seat)
-    }
-
-    pub fn key(&self, seat: Seat) -> Option<Hash> {
-        self.ledger.keys[idx(seat)]
-    }
-
-    pub fn settings(&self) -> Option<proto::Settings> {
-        self.settings
-    }
-
-    /// The transcript's frames still held (all of them unless compacted).
-    pub fn transcript(&self) -> &VecDeque<(Seat, Vec<u8>)> {
-        &self.ledger.transcript
-    }
-
-    /// How many frames the transcript holds (compacted ones included).
-    pub fn transcript_len(&self) -> usize {
-        self.ledger.compacted + self.ledger.transcript.len()
-    }
-
-    /// The transcript's frames from number `n` on (`n` not before those compacted).
-    pub fn transcript_from(&self, n: usize) -> impl ExactSizeIterator<Item = &(Seat, Vec<u8>)> {
-        self.ledger.transcript.range(
-            n.saturating_sub(self.ledger.compacted)
-                .min(self.ledger.transcript.len())..,
-        )
-    }
-
-    /// Whether every frame is still held ([`Table::compact`] was never of use).
-    pub fn is_whole(&self) -> bool {
-        self.ledger.compacted == 0
-    }
-
-    /// `seat`'s own frames from its seq `seq` on, as signed.
-    pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
-        let chain = &self.ledger.chains[idx(seat)];
-        (seq.max(chain.base)..chain.next())
-            .filter_map(|s| chain.get(s))
-            .map(|(_, at)| self.ledger.transcript[at - self.ledger.compacted].1.clone())
-            .collect()
-    }
-
-    /// Forgets frames nobody can need again: those of each chain before the newest
-    /// one the other chain has seen (a later `seen` link cannot point before it, and
-    /// the other side saved them before it sent that link), and the bytes of every
-    /// frame before the oldest kept. A table that went on for thousands of games keeps
-    /// only what its recent frames need; the frames live on in the saved transcript.
-    /// A repeat of a forgotten frame is refused as a duplicate (equivocation about a
-    /// frame both sides have long acknowledged is no longer looked for).
-    pub fn compact(&mut self) {
-        for seat in [Seat::Host, Seat::Guest] {
-            if let Some(seen) = self.ledger.chains[idx(seat.other())].seen {
-                self.ledger.chains[idx(seat)].forget_before(seen);
-            }
-        }
-        let oldest = self
-            .ledger
-            .chains
-            .iter()
-            .filter_map(|chain| chain.frames.front().map(|(_, at)| *at))
-            .min()
-            .unwrap_or(self.ledger.compacted);
-        while self.ledger.compacted < oldest {
-            if self.ledger.transcript.pop_front().is_none() {
-                break;
-            }
-            self.ledger.compacted += 1;
-        }
-    }
-
-    /// The transcript as a file `armada verify` reads; only whole (before any
-    /// [`Table::compact`]) — a compacted table's transcript is its saved file.
-    pub fn transcript_file(&self) -> Vec<u8> {
-        debug_assert!(self.is_whole(), "a compacted table has no whole transcript");
-        proto::encode_transcript(&proto::Transcript {
-            magic: proto::TRANSCRIPT_MAGIC,
-            version: PROTOCOL_VERSION,
-            table: self.id(),
-            frames: self
-                .ledger
-                .transcript
-                .iter()
-                .map(|(seat, bytes)| proto::SavedFrame {
-                    from: wire::seat(*seat),
-                    bytes: bytes.clone(),
-                })
-                .collect(),
-        })
-    }
-
-    /// The next seq `seat` will send, and the hash its next frame must link to.
-    pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
-        let chain = &self.ledger.chains[idx(seat)];
-        (chain.next(), chain.last())
-    }
-
-    /// The hash of the newest frame received from `seat` (zeros if none).
-    pub fn last_hash(&self, seat: Seat) -> Hash {
-        self.ledger.chains[idx(seat)].last()
-    }
-
     pub fn game(&self) -> Option<&Game> {
         self.round.as_ref()?.game.as_ref()
     }
@@ -449,8 +310,7 @@ impl Table {
             // After the settlement a lie is kept at table level, never dropped.
             Some(_) | None => {
                 if self.outside_lie.is_none() {
-                    let begun = self.finished.len() + usize::from(self.round.is_some());
-                    self.outside_lie = Some((begun, lie.clone()));
+                    self.outside_lie = Some((self.begun(), lie.clone()));
                     notes.push(Note::LieProven(lie));
                 }
             }

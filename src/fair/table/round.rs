@@ -43,7 +43,7 @@ impl Acceptance {
 }
 
 #[derive(Clone, Debug)]
-pub(super) struct Round {
+pub struct Round {
     pub(super) number: u32,
     pub(super) nonces: [Option<Hash>; 2],
     pub(super) id: Option<Hash>,

@@ -1,0 +1,185 @@
+//! The observer of a table, whatever game it plays: the ledger (keys, chains, transcript), the settings, the games finished, the leavers and a lie told outside a game — and what reads them.
+//!
+//! Each game's rules are a [`Rules`] type whose `Round` is the state of one game at
+//! the table; the game adds its own methods on `Observer<ItsRules>` (the sea
+//! battle's as `fair::table::Table`, Archimedes' as `fair::archimedes::Table`).
+
+use std::collections::VecDeque;
+
+use armada_proto::{self as proto, PROTOCOL_VERSION};
+
+use super::Lie;
+use super::chain::Ledger;
+use crate::fair::hash::Hash;
+use crate::fair::wire;
+use crate::rules::Seat;
+
+/// A game as a table plays it: the state of one game, and how a settled one ends.
+pub trait Rules: Clone + std::fmt::Debug + 'static {
+    /// One game's state at the table, from its nonces to its verdicts.
+    type Round: Clone + std::fmt::Debug;
+    /// A settled game's outcome, as both sides sign it.
+    type Verdict: Clone + std::fmt::Debug;
+}
+
+/// The observer of one table of game `G`.
+#[derive(Clone, Debug)]
+pub struct Observer<G: Rules> {
+    /// Both chains, the keys and the transcript (frames forgotten by
+    /// [`Observer::compact`] but counted).
+    pub(crate) ledger: Ledger,
+    pub(crate) settings: Option<proto::Settings>,
+    pub(crate) round: Option<G::Round>,
+    /// Games finished at this table: their verdicts, in order.
+    pub(crate) finished: Vec<G::Verdict>,
+    /// The first lie proven outside a game's settlement, and how many games had
+    /// begun when it was told (it comes after those games' own lies).
+    pub(crate) outside_lie: Option<(usize, Lie)>,
+    /// The seats that left the table, in the order their leaves came: a leaver's
+    /// later frames are refused, the other's are not (until it leaves too).
+    pub(crate) leavers: Vec<Seat>,
+}
+
+impl<G: Rules> Observer<G> {
+    /// An observer that checks every frame, both sides' (`verify`, a replay).
+    pub fn new(id: Hash) -> Self {
+        Self::with_ledger(Ledger::new(id, None))
+    }
+
+    /// The observer a session keeps: frames from `me` are its own, made by this process.
+    pub fn for_seat(id: Hash, me: Seat) -> Self {
+        Self::with_ledger(Ledger::new(id, Some(me)))
+    }
+
+    /// From now on `me`'s frames are taken as this process's own, their signatures
+    /// not checked again. A session restoring a saved record replays it into a
+    /// [`Self::new`] table first, so that its own frames are checked like a
+    /// stranger's before it signs anything from them.
+    pub fn own_from_now(&mut self, me: Seat) {
+        self.ledger.own = Some(me);
+    }
+
+    fn with_ledger(ledger: Ledger) -> Self {
+        Self {
+            ledger,
+            settings: None,
+            round: None,
+            finished: Vec::new(),
+            outside_lie: None,
+            leavers: Vec::new(),
+        }
+    }
+
+    pub fn id(&self) -> Hash {
+        self.ledger.id
+    }
+
+    /// Whether `seat` left the table.
+    pub fn left(&self, seat: Seat) -> bool {
+        self.leavers.contains(&seat)
+    }
+
+    pub fn key(&self, seat: Seat) -> Option<Hash> {
+        self.ledger.keys[seat.index()]
+    }
+
+    pub fn settings(&self) -> Option<proto::Settings> {
+        self.settings
+    }
+
+    /// The transcript's frames still held (all of them unless compacted).
+    pub fn transcript(&self) -> &VecDeque<(Seat, Vec<u8>)> {
+        &self.ledger.transcript
+    }
+
+    /// How many frames the transcript holds (compacted ones included).
+    pub fn transcript_len(&self) -> usize {
+        self.ledger.compacted + self.ledger.transcript.len()
+    }
+
+    /// The transcript's frames from number `n` on (`n` not before those compacted).
+    pub fn transcript_from(&self, n: usize) -> impl ExactSizeIterator<Item = &(Seat, Vec<u8>)> {
+        self.ledger.transcript.range(
+            n.saturating_sub(self.ledger.compacted)
+                .min(self.ledger.transcript.len())..,
+        )
+    }
+
+    /// Whether every frame is still held ([`Observer::compact`] was never of use).
+    pub fn is_whole(&self) -> bool {
+        self.ledger.compacted == 0
+    }
+
+    /// `seat`'s own frames from its seq `seq` on, as signed.
+    pub fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
+        let chain = &self.ledger.chains[seat.index()];
+        (seq.max(chain.base)..chain.next())
+            .filter_map(|s| chain.get(s))
+            .map(|(_, at)| self.ledger.transcript[at - self.ledger.compacted].1.clone())
+            .collect()
+    }
+
+    /// Forgets frames nobody can need again: those of each chain before the newest
+    /// one the other chain has seen (a later `seen` link cannot point before it, and
+    /// the other side saved them before it sent that link), and the bytes of every
+    /// frame before the oldest kept. A table that went on for thousands of games keeps
+    /// only what its recent frames need; the frames live on in the saved transcript.
+    /// A repeat of a forgotten frame is refused as a duplicate (equivocation about a
+    /// frame both sides have long acknowledged is no longer looked for).
+    pub fn compact(&mut self) {
+        for seat in [Seat::Host, Seat::Guest] {
+            if let Some(seen) = self.ledger.chains[seat.other().index()].seen {
+                self.ledger.chains[seat.index()].forget_before(seen);
+            }
+        }
+        let oldest = self
+            .ledger
+            .chains
+            .iter()
+            .filter_map(|chain| chain.frames.front().map(|(_, at)| *at))
+            .min()
+            .unwrap_or(self.ledger.compacted);
+        while self.ledger.compacted < oldest {
+            if self.ledger.transcript.pop_front().is_none() {
+                break;
+            }
+            self.ledger.compacted += 1;
+        }
+    }
+
+    /// The transcript as a file `armada verify` reads; only whole (before any
+    /// [`Observer::compact`]) — a compacted table's transcript is its saved file.
+    pub fn transcript_file(&self) -> Vec<u8> {
+        debug_assert!(self.is_whole(), "a compacted table has no whole transcript");
+        proto::encode_transcript(&proto::Transcript {
+            magic: proto::TRANSCRIPT_MAGIC,
+            version: PROTOCOL_VERSION,
+            table: self.id(),
+            frames: self
+                .ledger
+                .transcript
+                .iter()
+                .map(|(seat, bytes)| proto::SavedFrame {
+                    from: wire::seat(*seat),
+                    bytes: bytes.clone(),
+                })
+                .collect(),
+        })
+    }
+
+    /// The next seq `seat` will send, and the hash its next frame must link to.
+    pub fn chain_head(&self, seat: Seat) -> (u32, Hash) {
+        let chain = &self.ledger.chains[seat.index()];
+        (chain.next(), chain.last())
+    }
+
+    /// The hash of the newest frame received from `seat` (zeros if none).
+    pub fn last_hash(&self, seat: Seat) -> Hash {
+        self.ledger.chains[seat.index()].last()
+    }
+
+    /// Games begun at the table, the one under way included.
+    pub(crate) fn begun(&self) -> usize {
+        self.finished.len() + usize::from(self.round.is_some())
+    }
+}
