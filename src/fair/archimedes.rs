@@ -24,7 +24,7 @@ use armada_proto::{self as proto, Body, Payload, WireVerdict};
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
 use crate::fair::table::chain::{Chain, Taken};
-use crate::fair::table::{ClaimState, ForfeitClaim, Lie, Observer, Rejected, Rules, game_id};
+use crate::fair::table::{ClaimState, Core, ForfeitClaim, Lie, Observer, Rejected, Rules, game_id};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
 
@@ -174,29 +174,18 @@ pub enum Note {
 
 #[derive(Clone, Debug)]
 pub struct Round {
-    number: u32,
-    nonces: [Option<Hash>; 2],
-    id: Option<Hash>,
-    first: Seat,
+    core: Core<Verdict>,
     /// The board, once both nonces are in.
     position: Option<Position>,
     /// The board before the last move (to void it if a resignation crossed it).
     before: Option<Position>,
     steps: Vec<Step>,
     outcome: Option<Outcome>,
-    /// The seat and seq of each frame that ended the game (two for resignations
-    /// that crossed).
-    ends: Vec<(Seat, u32)>,
-    lie: Option<Lie>,
-    claim: Option<ForfeitClaim>,
-    settled: Option<Verdict>,
-    verdicts: [Option<WireVerdict>; 2],
-    again: [bool; 2],
 }
 
 impl Round {
     fn side(&self, seat: Seat) -> Side {
-        if seat == self.first {
+        if seat == self.core.first {
             Side::First
         } else {
             Side::Second
@@ -205,8 +194,8 @@ impl Round {
 
     fn seat(&self, side: Side) -> Seat {
         match side {
-            Side::First => self.first,
-            Side::Second => self.first.other(),
+            Side::First => self.core.first,
+            Side::Second => self.core.first.other(),
         }
     }
 
@@ -225,6 +214,9 @@ pub struct Archimedes;
 impl Rules for Archimedes {
     type Round = Round;
     type Verdict = Verdict;
+    fn core(round: &Round) -> &Core<Verdict> {
+        &round.core
+    }
 }
 
 /// The observer of one Archimedes table.
@@ -284,31 +276,19 @@ impl Table {
     /// seen by it). `None` once signed.
     pub fn verdict_due(&self, seat: Seat) -> Option<Verdict> {
         let round = self.round.as_ref()?;
-        if round.verdicts[idx(seat)].is_some() {
+        if round.core.verdicts[idx(seat)].is_some() {
             return None;
         }
-        if let Some(verdict) = &round.settled {
+        if let Some(verdict) = &round.core.settled {
             return Some(verdict.clone());
         }
-        let outcome = round.outcome.filter(|_| round.lie.is_none())?;
+        let outcome = round.outcome.filter(|_| round.core.lie.is_none())?;
         round
+            .core
             .ends
             .iter()
-            .all(|&(s, q)| s != seat || end_final(&round.ends, &self.ledger.chains, s, q))
+            .all(|&(s, q)| s != seat || end_final(&round.core.ends, &self.ledger.chains, s, q))
             .then_some(Verdict::Decided(outcome))
-    }
-
-    pub fn game_id(&self) -> Option<Hash> {
-        self.round.as_ref()?.id
-    }
-
-    pub fn game_number(&self) -> Option<u32> {
-        self.round.as_ref().map(|r| r.number)
-    }
-
-    /// Who moves first in the current game (and commands the bottom-left fleet).
-    pub fn first(&self) -> Option<Seat> {
-        self.round.as_ref().map(|r| r.first)
     }
 
     /// The board of the current game, once it opened.
@@ -325,7 +305,7 @@ impl Table {
     pub fn mover(&self) -> Option<Seat> {
         let round = self.round.as_ref()?;
         let position = round.position.as_ref()?;
-        (round.outcome.is_none() && round.lie.is_none()).then(|| round.seat(position.mover()))
+        (round.outcome.is_none() && round.core.lie.is_none()).then(|| round.seat(position.mover()))
     }
 
     /// The moves of the current game.
@@ -341,49 +321,7 @@ impl Table {
     pub fn ended(&self) -> bool {
         self.round
             .as_ref()
-            .is_some_and(|r| r.outcome.is_some() || r.lie.is_some())
-    }
-
-    pub fn settled(&self) -> Option<&Verdict> {
-        self.round.as_ref()?.settled.as_ref()
-    }
-
-    /// Whether `seat` signed its verdict on the current game.
-    pub fn verdict_sent(&self, seat: Seat) -> bool {
-        self.round
-            .as_ref()
-            .is_some_and(|r| r.verdicts[idx(seat)].is_some())
-    }
-
-    pub fn wants_again(&self, seat: Seat) -> bool {
-        self.round.as_ref().is_some_and(|r| r.again[idx(seat)])
-    }
-
-    /// The game number for which `seat` still owes its nonce, once the table is ready for one.
-    pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
-        match &self.round {
-            None if self.settings.is_some() && self.ledger.keys.iter().all(Option::is_some) => {
-                Some(0)
-            }
-            Some(round) if round.nonces[idx(seat)].is_none() => Some(round.number),
-            _ => None,
-        }
-    }
-
-    pub fn claim(&self) -> Option<ForfeitClaim> {
-        self.round.as_ref().and_then(|r| r.claim)
-    }
-
-    /// The current game's forfeit claim while it waits for the debtor's next message.
-    pub fn pending_claim(&self) -> Option<ForfeitClaim> {
-        self.claim().filter(|c| c.state == ClaimState::Pending)
-    }
-
-    /// The verdicts of every finished game, and of the current one once settled.
-    pub fn verdicts(&self) -> Vec<Verdict> {
-        let mut all = self.finished.clone();
-        all.extend(self.settled().cloned());
-        all
+            .is_some_and(|r| r.outcome.is_some() || r.core.lie.is_some())
     }
 
     /// The first lie proven at this table: in a game's verdict, the current game's, or outside one.
@@ -394,7 +332,7 @@ impl Table {
                 Verdict::Lie(lie) => Some(lie),
                 Verdict::Decided(_) => None,
             })
-            .or_else(|| self.round.as_ref()?.lie.clone())
+            .or_else(|| self.round.as_ref()?.core.lie.clone())
             .or_else(|| self.outside_lie.as_ref().map(|(_, lie)| lie.clone()))
     }
 
@@ -423,9 +361,9 @@ impl Table {
     fn prove(&mut self, lie: Lie) -> Vec<Note> {
         let mut notes = Vec::new();
         match self.round.as_mut() {
-            Some(round) if round.settled.is_none() && round.position.is_some() => {
-                if round.lie.is_none() {
-                    round.lie = Some(lie.clone());
+            Some(round) if round.core.settled.is_none() && round.position.is_some() => {
+                if round.core.lie.is_none() {
+                    round.core.lie = Some(lie.clone());
                     notes.push(Note::LieProven(lie));
                     Self::settle(round, &self.ledger.chains, &mut notes);
                 }
@@ -450,53 +388,40 @@ impl Table {
     /// for an ending, once the other side of each frame that ended it has sent a
     /// frame that saw it.
     fn settle(round: &mut Round, chains: &[Chain; 2], notes: &mut Vec<Note>) {
-        if round.settled.is_some() {
+        if round.core.settled.is_some() {
             return;
         }
-        let verdict = match (&round.lie, round.outcome) {
+        let verdict = match (&round.core.lie, round.outcome) {
             (Some(lie), _) => Verdict::Lie(lie.clone()),
             (None, Some(outcome))
                 if round
+                    .core
                     .ends
                     .iter()
-                    .all(|&(seat, seq)| end_final(&round.ends, chains, seat, seq)) =>
+                    .all(|&(seat, seq)| end_final(&round.core.ends, chains, seat, seq)) =>
             {
                 Verdict::Decided(outcome)
             }
             _ => return,
         };
-        round.settled = Some(verdict.clone());
+        round.core.settled = Some(verdict.clone());
         notes.push(Note::Settled(verdict));
     }
 
     fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
         match self.round.as_mut() {
-            Some(round) if round.id.as_ref() == Some(game) => Ok(round),
+            Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
             _ => Err("the message names another game".into()),
         }
     }
 
     fn new_round(number: u32) -> Round {
         Round {
-            number,
-            nonces: [None; 2],
-            id: None,
-            // The host moves first in the first game; each Play again swaps.
-            first: if number.is_multiple_of(2) {
-                Seat::Host
-            } else {
-                Seat::Guest
-            },
+            core: Core::new(number),
             position: None,
             before: None,
             steps: Vec::new(),
             outcome: None,
-            ends: Vec::new(),
-            lie: None,
-            claim: None,
-            settled: None,
-            verdicts: [None, None],
-            again: [false; 2],
         }
     }
 
@@ -561,6 +486,7 @@ impl Table {
             } => {
                 let round = self.round_for(game)?;
                 let confirmed = round
+                    .core
                     .lie
                     .as_ref()
                     .is_some_and(|l| l.liar == from.other() && l.seq == *accused);
@@ -605,15 +531,20 @@ impl Table {
         verdict: &WireVerdict,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let Some(round) = self.round.as_mut().filter(|r| r.id.as_ref() == Some(game)) else {
+        let Some(round) = self
+            .round
+            .as_mut()
+            .filter(|r| r.core.id.as_ref() == Some(game))
+        else {
             return Err("the message names another game".into());
         };
-        if round.verdicts[idx(from)].is_some() {
+        if round.core.verdicts[idx(from)].is_some() {
             return Err("a second verdict for one game".into());
         }
         // This very frame may be the one that settles the end.
         Self::settle(round, &self.ledger.chains, notes);
         let settled = round
+            .core
             .settled
             .as_ref()
             .ok_or("a verdict before the game was settled")?;
@@ -622,7 +553,7 @@ impl Table {
                 "a verdict that contradicts the record (which says: {settled})"
             ));
         }
-        round.verdicts[idx(from)] = Some(verdict.clone());
+        round.core.verdicts[idx(from)] = Some(verdict.clone());
         notes.push(Note::VerdictSent {
             seat: from,
             verdict: verdict.clone(),
@@ -632,15 +563,18 @@ impl Table {
 
     fn play_again(&mut self, from: Seat, number: u32, notes: &mut Vec<Note>) -> Result<(), String> {
         let round = self.round.as_mut().ok_or("play again before any game")?;
-        if number != round.number + 1 || round.settled.is_none() || round.again[idx(from)] {
+        if number != round.core.number + 1
+            || round.core.settled.is_none()
+            || round.core.again[idx(from)]
+        {
             return Err("play again before the game is settled, or for the wrong game".into());
         }
-        round.again[idx(from)] = true;
+        round.core.again[idx(from)] = true;
         notes.push(Note::PlayAgain(from));
-        if round.again.iter().all(|a| *a) {
-            let number = round.number + 1;
+        if round.core.again.iter().all(|a| *a) {
+            let number = round.core.number + 1;
             self.finished
-                .extend(self.round.take().and_then(|r| r.settled));
+                .extend(self.round.take().and_then(|r| r.core.settled));
             self.round = Some(Self::new_round(number));
         }
         Ok(())
@@ -671,20 +605,20 @@ impl Table {
         }
         let table = self.id();
         let round = self.round.as_mut().ok_or("a nonce outside a game")?;
-        if round.number != number || round.nonces[idx(from)].is_some() {
+        if round.core.number != number || round.core.nonces[idx(from)].is_some() {
             return Err("a nonce for the wrong game, or a second one".into());
         }
-        round.nonces[idx(from)] = Some(nonce);
-        if let [Some(host), Some(guest)] = round.nonces {
+        round.core.nonces[idx(from)] = Some(nonce);
+        if let [Some(host), Some(guest)] = round.core.nonces {
             let id = game_id(
                 &table, &settings, number, &host, &guest, &host_key, &guest_key,
             );
-            round.id = Some(id);
+            round.core.id = Some(id);
             round.position = Some(Position::start(size.side()).map_err(|e| e.to_string())?);
             notes.push(Note::Opened {
                 number,
                 id,
-                first: round.first,
+                first: round.core.first,
             });
         }
         Ok(())
@@ -728,9 +662,9 @@ impl Table {
         let played = after
             .play(mv)
             .map_err(|e| format!("an illegal move {mv}: {e}"))?;
-        if round.outcome.is_some() || round.lie.is_some() {
+        if round.outcome.is_some() || round.core.lie.is_some() {
             // Legal, but it crossed the end (a resignation it had not seen): void.
-            if knew_end(&round.ends, from, seen) {
+            if knew_end(&round.core.ends, from, seen) {
                 return Err(format!("a move ({mv}) after the game ended"));
             }
             notes.push(Note::Void);
@@ -746,7 +680,7 @@ impl Table {
         if let Some(ending) = step.played.ending {
             let outcome = round.outcome_of(ending);
             round.outcome = Some(outcome);
-            round.ends.push((from, seq));
+            round.core.ends.push((from, seq));
             notes.push(Note::Ended(outcome));
         }
         round.steps.push(step);
@@ -762,11 +696,11 @@ impl Table {
         seen: Option<u32>,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        if round.lie.is_some() {
+        if round.core.lie.is_some() {
             notes.push(Note::Void);
             return Ok(());
         }
-        if round.outcome.is_some() && knew_end(&round.ends, from, seen) {
+        if round.outcome.is_some() && knew_end(&round.core.ends, from, seen) {
             return Err("a resignation after the game ended".into());
         }
         // The other side's last move, if this resignation had not seen it, is void:
@@ -779,9 +713,10 @@ impl Table {
         {
             round.position = Some(before);
             round
+                .core
                 .ends
                 .retain(|&(seat, s)| (seat, s) != (step.seat, step.seq));
-            if round.ends.is_empty() {
+            if round.core.ends.is_empty() {
                 round.outcome = None;
             }
             notes.push(Note::Undone(step));
@@ -806,7 +741,7 @@ impl Table {
             },
         };
         round.outcome = Some(outcome);
-        round.ends.push((from, seq));
+        round.core.ends.push((from, seq));
         notes.push(Note::Ended(outcome));
         Ok(())
     }
@@ -822,13 +757,14 @@ impl Table {
                 return;
             };
             let waits = round
+                .core
                 .claim
                 .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending);
             let under_way = round.position.is_some()
-                && round.lie.is_none()
-                && !round.ends.iter().any(|&(seat, _)| seat == leaver)
+                && round.core.lie.is_none()
+                && !round.core.ends.iter().any(|&(seat, _)| seat == leaver)
                 && round.outcome.is_none_or(|o| {
-                    o.reason == Reason::Resigned && !knew_end(&round.ends, leaver, seen)
+                    o.reason == Reason::Resigned && !knew_end(&round.core.ends, leaver, seen)
                 });
             if !waits && under_way {
                 // Cannot fail: the end, if any, was not known to the leave.
@@ -850,7 +786,7 @@ impl Table {
         let Some(round) = self.round.as_mut() else {
             return false;
         };
-        let Some(claim) = round.claim.as_mut() else {
+        let Some(claim) = round.core.claim.as_mut() else {
             return false;
         };
         if claim.claimant != from.other() || claim.decided_by.is_some() {
@@ -884,17 +820,17 @@ impl Table {
     }
 
     fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
-        let Some(claim) = round.claim.as_mut() else {
+        let Some(claim) = round.core.claim.as_mut() else {
             return;
         };
         claim.state = ClaimState::Confirmed;
-        if round.outcome.is_none() && round.lie.is_none() {
+        if round.outcome.is_none() && round.core.lie.is_none() {
             let outcome = Outcome {
                 winner: Some(claim.claimant),
                 reason: Reason::Forfeit,
             };
             round.outcome = Some(outcome);
-            round.ends.push((claim.claimant, claim.seq));
+            round.core.ends.push((claim.claimant, claim.seq));
             notes.push(Note::Ended(outcome));
         }
     }
@@ -906,7 +842,7 @@ impl Table {
         seen: Option<u32>,
         payload: &Payload,
     ) -> Result<(), String> {
-        if let Some(claim) = self.round.as_ref().and_then(|r| r.claim)
+        if let Some(claim) = self.round.as_ref().and_then(|r| r.core.claim)
             && claim.claimant == from
             && !claim.decided_by.is_some_and(|by| covers(seen, by))
             && !matches!(payload, Payload::Leave { .. })
@@ -930,17 +866,21 @@ impl Table {
         let saw_all = other_next == 0 || seen == Some(other_next - 1);
         let (own, debtor_left) = (self.ledger.own, self.left(from.other()));
         let round = self.round_for(game)?;
-        if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
+        if round
+            .core
+            .claim
+            .is_some_and(|c| c.state != ClaimState::Refuted)
+        {
             return Err("a second forfeit claim for one game".into());
         }
         let owes = round.outcome.is_none()
-            && round.lie.is_none()
+            && round.core.lie.is_none()
             && round
                 .position
                 .as_ref()
                 .is_some_and(|p| round.seat(p.mover()) == from.other());
         let unfounded = saw_all && !owes;
-        round.claim = Some(ForfeitClaim {
+        round.core.claim = Some(ForfeitClaim {
             claimant: from,
             owed: proto::Owed::Move,
             seq,
@@ -951,7 +891,7 @@ impl Table {
         notes.push(Note::ForfeitClaimed { claimant: from });
         if !saw_all {
             let by = seen.map_or(0, |s| s + 1);
-            if let Some(claim) = round.claim.as_mut() {
+            if let Some(claim) = round.core.claim.as_mut() {
                 claim.state = ClaimState::Refuted;
                 claim.decided_by = Some(by);
             }
@@ -959,7 +899,7 @@ impl Table {
         } else if own == Some(from.other()) || debtor_left {
             // At the debtor's own table its next frame sees the claim; a debtor that
             // left sends none, and its leave (which the claim saw) decided it.
-            if debtor_left && let Some(claim) = round.claim.as_mut() {
+            if debtor_left && let Some(claim) = round.core.claim.as_mut() {
                 claim.decided_by = Some(other_next.saturating_sub(1));
             }
             if unfounded {

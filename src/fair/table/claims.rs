@@ -20,7 +20,7 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> bool {
         if let Some(round) = self.round.as_mut()
-            && let Some(claim) = round.claim.as_mut()
+            && let Some(claim) = round.core.claim.as_mut()
             && claim.claimant == from.other()
             && claim.decided_by.is_none()
         {
@@ -69,7 +69,7 @@ impl Table {
         payload: &Payload,
     ) -> Result<(), String> {
         if let Some(round) = self.round.as_ref()
-            && let Some(claim) = round.claim
+            && let Some(claim) = round.core.claim
             && claim.claimant == from
             && !claim.decided_by.is_some_and(|by| Self::covers(seen, by))
             && !matches!(payload, Payload::Leave { .. })
@@ -96,14 +96,18 @@ impl Table {
         let saw_all = other_next == 0 || seen == Some(other_next - 1);
         let (own, debtor_left) = (self.ledger.own, self.left(from.other()));
         let round = self.round_for(game)?;
-        if round.claim.is_some_and(|c| c.state != ClaimState::Refuted) {
+        if round
+            .core
+            .claim
+            .is_some_and(|c| c.state != ClaimState::Refuted)
+        {
             return Err("a second forfeit claim for one game".into());
         }
         // Judged against what the claimant had seen; a lie once the debtor's
         // next frame confirms it (one the claim did not see refutes it, lie or
         // not, as it would where that frame arrived first).
         let unfounded = saw_all && !owes(round, from.other(), owed);
-        round.claim = Some(ForfeitClaim {
+        round.core.claim = Some(ForfeitClaim {
             claimant: from,
             owed,
             seq,
@@ -116,7 +120,7 @@ impl Table {
             owed,
         });
         if !saw_all {
-            if let Some(claim) = round.claim.as_mut() {
+            if let Some(claim) = round.core.claim.as_mut() {
                 claim.state = ClaimState::Refuted;
                 claim.decided_by = Some(seen.map_or(0, |s| s + 1));
             }
@@ -128,7 +132,7 @@ impl Table {
             // At the debtor's own table every later message of its sees the
             // claim; a debtor that left sends none, so nothing can refute it
             // (its leave, which the claim saw, decided it).
-            if debtor_left && let Some(claim) = round.claim.as_mut() {
+            if debtor_left && let Some(claim) = round.core.claim.as_mut() {
                 claim.decided_by = Some(other_next.saturating_sub(1));
             }
             if unfounded {

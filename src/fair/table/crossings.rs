@@ -28,7 +28,7 @@ impl Table {
                 let acceptor = accept.acceptor;
                 let game = round.game.as_mut().ok_or("no game")?;
                 if let Ok(Some(ending)) = game.answer_draw(acceptor, true) {
-                    round.ends.push((from, seq));
+                    round.core.ends.push((from, seq));
                     notes.push(Note::Ended(ending));
                 }
             } else if matches!(payload, Payload::Act { .. } | Payload::Resign { .. }) {
@@ -66,7 +66,7 @@ impl Table {
     ) -> Result<(), String> {
         let round = self.round_for(game)?;
         let g = round.game.as_mut().ok_or("a draw offer before the start")?;
-        if g.is_over() && knew_end(&round.ends, from, seen) {
+        if g.is_over() && knew_end(&round.core.ends, from, seen) {
             return Err("a draw offer after the game ended".into());
         }
         // Stale (an action was made since) or crossing the end: it lapsed.
@@ -112,7 +112,7 @@ impl Table {
             .game
             .as_mut()
             .ok_or("a draw answer before the start")?;
-        if g.is_over() && knew_end(&round.ends, from, seen) {
+        if g.is_over() && knew_end(&round.core.ends, from, seen) {
             return Err("a draw answer after the game ended".into());
         }
         // An acceptance that crossed the offerer's action lapsed at it, as it
@@ -172,7 +172,7 @@ impl Table {
         let round = self.round_for(game)?;
         let g = round.game.as_mut().ok_or("resigning before the start")?;
         if g.is_over() {
-            if knew_end(&round.ends, from, seen) {
+            if knew_end(&round.core.ends, from, seen) {
                 return Err("a resignation after the game ended".into());
             }
             // Two resignations that crossed: both gave up, nobody wins.
@@ -180,7 +180,7 @@ impl Table {
                 .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
             {
                 let ending = g.mutual_resignation();
-                round.ends.push((from, seq));
+                round.core.ends.push((from, seq));
                 notes.push(Note::Ended(ending));
                 return Ok(());
             }
@@ -197,13 +197,13 @@ impl Table {
         if crossed_leave {
             let ending = g.mutual_resignation();
             round.pending = None;
-            round.ends.push((from, seq));
+            round.core.ends.push((from, seq));
             notes.push(Note::Ended(ending));
             return Ok(());
         }
         let ending = g.resign(from).map_err(|e| e.to_string())?;
         round.pending = None;
-        round.ends.push((from, seq));
+        round.core.ends.push((from, seq));
         notes.push(Note::Ended(ending));
         Ok(())
     }

@@ -18,7 +18,7 @@ mod vocab;
 use std::collections::HashSet;
 
 use chain::Taken;
-pub use observer::{Observer, Rules};
+pub use observer::{Core, Observer, Rules};
 use round::{Acceptance, Commit, Round, describe, knew_end, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
@@ -44,6 +44,9 @@ pub struct Sea;
 impl Rules for Sea {
     type Round = Round;
     type Verdict = Verdict;
+    fn core(round: &Round) -> &Core<Verdict> {
+        &round.core
+    }
 }
 
 /// The observer of one sea-battle table.
@@ -73,14 +76,6 @@ impl Table {
         self.round
             .as_ref()
             .is_some_and(|r| r.game.is_some() && r.timer)
-    }
-
-    pub fn game_id(&self) -> Option<Hash> {
-        self.round.as_ref()?.id
-    }
-
-    pub fn game_number(&self) -> Option<u32> {
-        self.round.as_ref().map(|r| r.number)
     }
 
     pub fn variant(&self) -> Option<Variant> {
@@ -121,25 +116,8 @@ impl Table {
         self.round.as_ref().is_some_and(|r| r.revealed[idx(seat)])
     }
 
-    pub fn settled(&self) -> Option<&Verdict> {
-        self.round.as_ref()?.settled.as_ref()
-    }
-
-    pub fn wants_again(&self, seat: Seat) -> bool {
-        self.round.as_ref().is_some_and(|r| r.again[idx(seat)])
-    }
-
     pub fn history(&self) -> &[Played] {
         self.round.as_ref().map_or(&[], |r| &r.history)
-    }
-
-    /// The verdicts of every finished game, and of the current one once settled.
-    pub fn verdicts(&self) -> Vec<Verdict> {
-        let mut all = self.finished.clone();
-        if let Some(v) = self.settled() {
-            all.push(v.clone());
-        }
-        all
     }
 
     /// The first lie proven at this table, in a game or outside one, in the order
@@ -155,7 +133,7 @@ impl Table {
                 _ => None,
             })
             .or_else(|| {
-                let lie = self.round.as_ref()?.lie.clone()?;
+                let lie = self.round.as_ref()?.core.lie.clone()?;
                 Some((self.finished.len(), lie))
             });
         match (in_games, &self.outside_lie) {
@@ -168,33 +146,6 @@ impl Table {
     /// The fleet `seat` revealed in the current game, if its reveal checked out.
     pub fn revealed_fleet(&self, seat: Seat) -> Option<&Fleet> {
         self.round.as_ref()?.reveals[idx(seat)].as_ref()
-    }
-
-    /// The game number for which `seat` still owes its nonce, once the table is ready for one.
-    pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
-        match &self.round {
-            None if self.settings.is_some() && self.ledger.keys.iter().all(Option::is_some) => {
-                Some(0)
-            }
-            Some(round) if round.nonces[idx(seat)].is_none() => Some(round.number),
-            _ => None,
-        }
-    }
-
-    /// The current game's forfeit claim, if one was made.
-    pub fn claim(&self) -> Option<ForfeitClaim> {
-        self.round.as_ref().and_then(|r| r.claim)
-    }
-
-    /// The current game's forfeit claim unless it was refuted: one that waits or one
-    /// that decided the game. While one stands, no other may be made.
-    pub fn standing_claim(&self) -> Option<ForfeitClaim> {
-        self.claim().filter(|c| c.state != ClaimState::Refuted)
-    }
-
-    /// The current game's forfeit claim while it waits for the debtor's next message.
-    pub fn pending_claim(&self) -> Option<ForfeitClaim> {
-        self.claim().filter(|c| c.state == ClaimState::Pending)
     }
 
     /// Radar knowledge of `attacker` about the enemy board: (decks, water).
@@ -256,6 +207,7 @@ impl Table {
             // Who accepted a draw is bound by it: its leave resigns only if the
             // acceptance lapses; the offerer's confirmation makes the game a draw.
             let waits = round
+                .core
                 .claim
                 .is_some_and(|c| c.claimant == leaver && c.state == ClaimState::Pending)
                 || round.pending.as_ref().is_some_and(|p| p.seat == leaver)
@@ -268,9 +220,9 @@ impl Table {
                 && let Ok(ending) = game.resign(leaver)
             {
                 round.pending = None;
-                round.ends.push((leaver, leave));
+                round.core.ends.push((leaver, leave));
                 let ending = if crossing {
-                    round.ends.push((other, other_leave));
+                    round.core.ends.push((other, other_leave));
                     game.mutual_resignation()
                 } else {
                     ending
@@ -290,14 +242,14 @@ impl Table {
     fn prove(&mut self, lie: Lie) -> Vec<Note> {
         let mut notes = Vec::new();
         match self.round.as_mut() {
-            Some(round) if round.lie.is_none() && round.settled.is_none() => {
-                round.lie = Some(lie.clone());
+            Some(round) if round.core.lie.is_none() && round.core.settled.is_none() => {
+                round.core.lie = Some(lie.clone());
                 if let Some(game) = round.game.as_mut()
                     && !game.is_over()
                 {
                     round.pending = None;
                     if let Ok(ending) = game.forfeit(lie.liar) {
-                        round.ends.push((lie.liar, lie.seq));
+                        round.core.ends.push((lie.liar, lie.seq));
                         notes.push(Note::Ended(ending));
                     }
                 }
@@ -306,7 +258,7 @@ impl Table {
             }
             // A lie already stands: a later one (a bad reveal after it, say) still
             // completes what the round was waiting for.
-            Some(round) if round.settled.is_none() => Self::try_settle(round, &mut notes),
+            Some(round) if round.core.settled.is_none() => Self::try_settle(round, &mut notes),
             // After the settlement a lie is kept at table level, never dropped.
             Some(_) | None => {
                 if self.outside_lie.is_none() {
@@ -436,7 +388,7 @@ impl Table {
                         "only the host starts, once, after both fleets are committed".into(),
                     );
                 }
-                round.game = Some(Game::new(round.variant, round.first, true));
+                round.game = Some(Game::new(round.variant, round.core.first, true));
                 round.timer = *timer;
                 notes.push(Note::Started { timer: *timer });
             }
@@ -485,6 +437,7 @@ impl Table {
             } => {
                 let round = self.round_for(game)?;
                 let confirmed = round
+                    .core
                     .lie
                     .as_ref()
                     .is_some_and(|l| l.liar == from.other() && l.seq == *accused);
@@ -505,12 +458,13 @@ impl Table {
             }
             Payload::Verdict { game, verdict } => {
                 let round = self.round_for(game)?;
-                if round.verdicts[idx(from)].is_some() {
+                if round.core.verdicts[idx(from)].is_some() {
                     return Err("a second verdict for one game".into());
                 }
                 // A verdict is a signed claim like any other: it must say what the
                 // frames its sender had seen prove.
                 let settled = round
+                    .core
                     .settled
                     .as_ref()
                     .ok_or("a verdict before the game was settled")?;
@@ -520,7 +474,7 @@ impl Table {
                         describe(settled)
                     ));
                 }
-                round.verdicts[idx(from)] = Some(verdict.clone());
+                round.core.verdicts[idx(from)] = Some(verdict.clone());
                 notes.push(Note::VerdictSent {
                     seat: from,
                     verdict: verdict.clone(),
@@ -528,17 +482,19 @@ impl Table {
             }
             Payload::PlayAgain { number } => {
                 let round = self.round.as_mut().ok_or("play again before any game")?;
-                if *number != round.number + 1 || round.settled.is_none() || round.again[idx(from)]
+                if *number != round.core.number + 1
+                    || round.core.settled.is_none()
+                    || round.core.again[idx(from)]
                 {
                     return Err(
                         "play again before the game is settled, or for the wrong game".into(),
                     );
                 }
-                round.again[idx(from)] = true;
+                round.core.again[idx(from)] = true;
                 notes.push(Note::PlayAgain(from));
-                if round.again.iter().all(|a| *a) {
-                    let number = round.number + 1;
-                    let done = self.round.take().and_then(|r| r.settled);
+                if round.core.again.iter().all(|a| *a) {
+                    let number = round.core.number + 1;
+                    let done = self.round.take().and_then(|r| r.core.settled);
                     self.finished.extend(done);
                     self.round = Some(self.new_round(number)?);
                 }
@@ -557,12 +513,12 @@ impl Table {
                 if let Some(round) = self.round.as_mut()
                     && let Some(g) = round.game.as_mut()
                     && g.is_over()
-                    && !knew_end(&round.ends, from, seen)
+                    && !knew_end(&round.core.ends, from, seen)
                     && g.ending()
                         .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
                 {
                     let ending = g.mutual_resignation();
-                    round.ends.push((from, seq));
+                    round.core.ends.push((from, seq));
                     notes.push(Note::Ended(ending));
                 }
             }

@@ -8,18 +8,63 @@ use std::collections::VecDeque;
 
 use armada_proto::{self as proto, PROTOCOL_VERSION};
 
-use super::Lie;
 use super::chain::Ledger;
+use super::{ClaimState, ForfeitClaim, Lie};
 use crate::fair::hash::Hash;
 use crate::fair::wire;
 use crate::rules::Seat;
 
 /// A game as a table plays it: the state of one game, and how a settled one ends.
 pub trait Rules: Clone + std::fmt::Debug + 'static {
-    /// One game's state at the table, from its nonces to its verdicts.
+    /// One game's state at the table, around the [`Core`] every game's round has.
     type Round: Clone + std::fmt::Debug;
     /// A settled game's outcome, as both sides sign it.
     type Verdict: Clone + std::fmt::Debug;
+    fn core(round: &Self::Round) -> &Core<Self::Verdict>;
+}
+
+/// What a round holds at every table, whatever its game: its number and id, the
+/// nonces that opened it, who moves first, the frames that ended it, a lie proven
+/// in it, a forfeit claim, its settled verdict and each side's signed one, and who
+/// asked for another game.
+#[derive(Clone, Debug)]
+pub struct Core<V> {
+    pub(crate) number: u32,
+    pub(crate) nonces: [Option<Hash>; 2],
+    pub(crate) id: Option<Hash>,
+    pub(crate) first: Seat,
+    /// The seat and seq of each message that ended the game (two for resignations
+    /// that crossed). A frame whose sender sent or had seen one of them knew the
+    /// game was over, whatever order an observer took the frames in.
+    pub(crate) ends: Vec<(Seat, u32)>,
+    pub(crate) lie: Option<Lie>,
+    pub(crate) claim: Option<ForfeitClaim>,
+    pub(crate) settled: Option<V>,
+    pub(crate) verdicts: [Option<proto::WireVerdict>; 2],
+    pub(crate) again: [bool; 2],
+}
+
+impl<V> Core<V> {
+    /// Game `number`'s round before its nonces: the host moves first in the first
+    /// game, and each game again swaps who does.
+    pub(crate) fn new(number: u32) -> Self {
+        Self {
+            number,
+            nonces: [None; 2],
+            id: None,
+            first: if number.is_multiple_of(2) {
+                Seat::Host
+            } else {
+                Seat::Guest
+            },
+            ends: Vec::new(),
+            lie: None,
+            claim: None,
+            settled: None,
+            verdicts: [None, None],
+            again: [false; 2],
+        }
+    }
 }
 
 /// The observer of one table of game `G`.
@@ -176,6 +221,73 @@ impl<G: Rules> Observer<G> {
     /// The hash of the newest frame received from `seat` (zeros if none).
     pub fn last_hash(&self, seat: Seat) -> Hash {
         self.ledger.chains[seat.index()].last()
+    }
+
+    fn core(&self) -> Option<&Core<G::Verdict>> {
+        self.round.as_ref().map(G::core)
+    }
+
+    pub fn game_id(&self) -> Option<Hash> {
+        self.core()?.id
+    }
+
+    pub fn game_number(&self) -> Option<u32> {
+        self.core().map(|c| c.number)
+    }
+
+    /// Who moves first in the current game.
+    pub fn first(&self) -> Option<Seat> {
+        self.core().map(|c| c.first)
+    }
+
+    /// The current game's verdict, once settled.
+    pub fn settled(&self) -> Option<&G::Verdict> {
+        self.core()?.settled.as_ref()
+    }
+
+    /// Whether `seat` signed its verdict on the current game.
+    pub fn verdict_sent(&self, seat: Seat) -> bool {
+        self.core()
+            .is_some_and(|c| c.verdicts[seat.index()].is_some())
+    }
+
+    /// Whether `seat` asked for another game after the current one.
+    pub fn wants_again(&self, seat: Seat) -> bool {
+        self.core().is_some_and(|c| c.again[seat.index()])
+    }
+
+    /// The verdicts of every finished game, and of the current one once settled.
+    pub fn verdicts(&self) -> Vec<G::Verdict> {
+        let mut all = self.finished.clone();
+        all.extend(self.settled().cloned());
+        all
+    }
+
+    /// The game number for which `seat` still owes its nonce, once the table is ready for one.
+    pub fn nonce_due(&self, seat: Seat) -> Option<u32> {
+        match self.core() {
+            None if self.settings.is_some() && self.ledger.keys.iter().all(Option::is_some) => {
+                Some(0)
+            }
+            Some(core) if core.nonces[seat.index()].is_none() => Some(core.number),
+            _ => None,
+        }
+    }
+
+    /// The current game's forfeit claim, if one was made.
+    pub fn claim(&self) -> Option<ForfeitClaim> {
+        self.core().and_then(|c| c.claim)
+    }
+
+    /// The current game's forfeit claim unless it was refuted: one that waits or one
+    /// that decided the game. While one stands, no other may be made.
+    pub fn standing_claim(&self) -> Option<ForfeitClaim> {
+        self.claim().filter(|c| c.state != ClaimState::Refuted)
+    }
+
+    /// The current game's forfeit claim while it waits for the debtor's next message.
+    pub fn pending_claim(&self) -> Option<ForfeitClaim> {
+        self.claim().filter(|c| c.state == ClaimState::Pending)
     }
 
     /// Games begun at the table, the one under way included.

@@ -4,6 +4,8 @@
 
 use armada_proto as proto;
 
+use super::Core;
+
 use crate::fair::commit::{Binding, root_of};
 use crate::fair::hash::Hash;
 use crate::fair::shared::{contribution_commitment, shell_order, strike_number, timeout_cell};
@@ -13,8 +15,7 @@ use crate::rules::{
 };
 
 use super::{
-    ClaimState, FIT_BUDGET, ForfeitClaim, HashSet, Lie, Note, Pending, Played, Table, Verdict,
-    game_id, idx, wire,
+    ClaimState, FIT_BUDGET, HashSet, Lie, Note, Pending, Played, Table, Verdict, game_id, idx, wire,
 };
 
 #[derive(Clone, Debug)]
@@ -44,11 +45,8 @@ impl Acceptance {
 
 #[derive(Clone, Debug)]
 pub struct Round {
-    pub(super) number: u32,
-    pub(super) nonces: [Option<Hash>; 2],
-    pub(super) id: Option<Hash>,
+    pub(super) core: Core<Verdict>,
     pub(super) variant: Variant,
-    pub(super) first: Seat,
     pub(super) commits: [Option<Commit>; 2],
     pub(super) game: Option<Game>,
     /// Whether the move timer runs in this game (the host's `Start` says).
@@ -61,18 +59,9 @@ pub struct Round {
     pub(super) offer: Option<(Seat, u32)>,
     /// The newest draw acceptance, waiting for the offerer, or decided.
     pub(super) accept: Option<Acceptance>,
-    /// The seat and seq of each message that ended the game (two for resignations
-    /// that crossed). A frame whose sender sent or had seen one of them knew the
-    /// game was over, whatever order an observer took the frames in.
-    pub(super) ends: Vec<(Seat, u32)>,
-    pub(super) lie: Option<Lie>,
-    pub(super) claim: Option<ForfeitClaim>,
     pub(super) reveals: [Option<Fleet>; 2],
     /// Whether each seat sent its reveal (good or not).
     pub(super) revealed: [bool; 2],
-    pub(super) settled: Option<Verdict>,
-    pub(super) verdicts: [Option<proto::WireVerdict>; 2],
-    pub(super) again: [bool; 2],
 }
 
 impl Round {
@@ -84,7 +73,7 @@ impl Round {
         strike: u8,
         revealed: &Hash,
     ) -> Result<(), String> {
-        let id = self.id.unwrap_or_default();
+        let id = self.core.id.unwrap_or_default();
         let committed = &self.commits[idx(seat)]
             .as_ref()
             .ok_or("no commitment")?
@@ -106,15 +95,8 @@ impl Table {
         let settings = self.settings.ok_or("a game before the table's settings")?;
         let variant = wire::variant(settings.game).map_err(|e| e.to_string())?;
         Ok(Round {
-            number,
-            nonces: [None; 2],
-            id: None,
+            core: Core::new(number),
             variant,
-            first: if number.is_multiple_of(2) {
-                Seat::Host
-            } else {
-                Seat::Guest
-            },
             commits: [None, None],
             game: None,
             timer: false,
@@ -123,14 +105,8 @@ impl Table {
             history: Vec::new(),
             offer: None,
             accept: None,
-            ends: Vec::new(),
-            lie: None,
-            claim: None,
             reveals: [None, None],
             revealed: [false; 2],
-            settled: None,
-            verdicts: [None, None],
-            again: [false; 2],
         })
     }
 
@@ -154,20 +130,20 @@ impl Table {
         );
         let table = self.id();
         let round = self.round.as_mut().ok_or("a nonce outside a game")?;
-        if round.number != number || round.nonces[idx(from)].is_some() {
+        if round.core.number != number || round.core.nonces[idx(from)].is_some() {
             return Err("a nonce for the wrong game, or a second one".into());
         }
-        round.nonces[idx(from)] = Some(nonce);
-        if let [Some(host), Some(guest)] = round.nonces {
+        round.core.nonces[idx(from)] = Some(nonce);
+        if let [Some(host), Some(guest)] = round.core.nonces {
             let id = game_id(
                 &table, &settings, number, &host, &guest, &host_key, &guest_key,
             );
-            round.id = Some(id);
+            round.core.id = Some(id);
             notes.push(Note::GameOpened {
                 number,
                 id,
                 variant: round.variant,
-                first: round.first,
+                first: round.core.first,
             });
         }
         Ok(())
@@ -175,7 +151,7 @@ impl Table {
 
     pub(super) fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
         match self.round.as_mut() {
-            Some(round) if round.id.as_ref() == Some(game) => Ok(round),
+            Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
             _ => Err("the message names another game".into()),
         }
     }
@@ -197,10 +173,10 @@ impl Table {
     ) -> Result<(), String> {
         let key = self.ledger.keys[idx(from)].unwrap_or_default();
         let round = self.round_for(game)?;
-        let id = round.id.unwrap_or_default();
+        let id = round.core.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an action before the start")?;
         if g.is_over() {
-            if !knew_end(&round.ends, from, seen) {
+            if !knew_end(&round.core.ends, from, seen) {
                 notes.push(Note::Void);
                 return Ok(());
             }
@@ -278,10 +254,10 @@ impl Table {
         let key = self.ledger.keys[idx(from)].unwrap_or_default();
         let own_answer = self.ledger.own == Some(from);
         let round = self.round_for(game)?;
-        let id = round.id.unwrap_or_default();
+        let id = round.core.id.unwrap_or_default();
         let g = round.game.as_ref().ok_or("an answer before the start")?;
         if g.is_over() {
-            if !knew_end(&round.ends, from, seen) {
+            if !knew_end(&round.core.ends, from, seen) {
                 notes.push(Note::Void);
                 return Ok(());
             }
@@ -408,7 +384,7 @@ impl Table {
             timeout: pending.timeout,
         });
         if let Some(ending) = ending {
-            round.ends.push((from, seq));
+            round.core.ends.push((from, seq));
             notes.push(Note::Ended(ending));
         }
         Ok(())
@@ -424,12 +400,12 @@ impl Table {
     ) -> Result<(), String> {
         let key = self.ledger.keys[idx(from)].unwrap_or_default();
         let round = self.round_for(game)?;
-        let id = round.id.unwrap_or_default();
+        let id = round.core.id.unwrap_or_default();
         // Over as its sender knew it: it sent or had seen a frame that ended the game
         // (before the start, a proven lie ends the round with nothing to play).
         let over = match &round.game {
-            Some(game) => game.is_over() && knew_end(&round.ends, from, seen),
-            None => round.lie.is_some(),
+            Some(game) => game.is_over() && knew_end(&round.core.ends, from, seen),
+            None => round.core.lie.is_some(),
         };
         if !over || round.revealed[idx(from)] {
             return Err("a reveal before its sender saw the end, or a second one".into());
@@ -496,7 +472,7 @@ impl Table {
 
     /// A forfeit claim stands: the debtor loses the game, if it was still on.
     pub(super) fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
-        let Some(claim) = round.claim.as_mut() else {
+        let Some(claim) = round.core.claim.as_mut() else {
             return;
         };
         claim.state = ClaimState::Confirmed;
@@ -506,21 +482,24 @@ impl Table {
             && let Ok(ending) = g.forfeit(claimant.other())
         {
             round.pending = None;
-            round.ends.push((claimant, seq));
+            round.core.ends.push((claimant, seq));
             notes.push(Note::Ended(ending));
         }
         Self::try_settle(round, notes);
     }
 
     pub(super) fn try_settle(round: &mut Round, notes: &mut Vec<Note>) {
-        if round.settled.is_some() {
+        if round.core.settled.is_some() {
             return;
         }
-        let claim = round.claim.filter(|c| c.state == ClaimState::Confirmed);
+        let claim = round
+            .core
+            .claim
+            .filter(|c| c.state == ClaimState::Confirmed);
         let revealed = round.revealed.iter().all(|r| *r);
         let ending = round.game.as_ref().and_then(Game::ending);
         let started = round.game.is_some();
-        let verdict = match (&round.lie, claim, ending) {
+        let verdict = match (&round.core.lie, claim, ending) {
             // A proven lie stands once both reveals are in, or once waiting for them
             // ended, or at once before the start (there is nothing to reveal).
             (Some(lie), claim, _) if revealed || claim.is_some() || !started => {
@@ -531,7 +510,7 @@ impl Table {
             // Waiting: for the reveals after a lie or an ending.
             _ => return,
         };
-        round.settled = Some(verdict.clone());
+        round.core.settled = Some(verdict.clone());
         notes.push(Note::Settled(verdict));
     }
 }
@@ -539,7 +518,7 @@ impl Table {
 /// Whether `debtor` owes `owed` in this round, as things stand.
 pub(super) fn owes(round: &Round, debtor: Seat, owed: proto::Owed) -> bool {
     let game = round.game.as_ref();
-    let over = game.is_some_and(Game::is_over) || round.lie.is_some();
+    let over = game.is_some_and(Game::is_over) || round.core.lie.is_some();
     match owed {
         proto::Owed::Answer => round.pending.as_ref().is_some_and(|p| p.seat != debtor) && !over,
         proto::Owed::Move => {
