@@ -150,6 +150,18 @@ pub enum EndReason {
     Resigned,
 }
 
+impl std::fmt::Display for EndReason {
+    /// The one wording of each end, wherever English names it (demo, terminal, `verify`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Fleet => "a fleet fell below three ships",
+            Self::NoMove => "the side to move had no move",
+            Self::Quiet => "fifty moves passed without a sinking",
+            Self::Resigned => "a resignation",
+        })
+    }
+}
+
 /// The end of a game: the winning side (`None`: a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ending {

@@ -69,9 +69,15 @@ fn capitalise(text: &str) -> String {
 
 /// `armada demo --game archimedes`: two computer levels play a whole game on a
 /// `size` board; every move is printed with the board after it and each wave of
-/// sinkings with the ships that saw it.
-pub fn run_archimedes(size: u8, levels: &str, seed: u64) -> Result<()> {
-    use armada::archimedes::{EndReason, Level, Position, Side, choose, render};
+/// sinkings with the ships that saw it. With `transcript`, two sessions in memory
+/// sign the same moves, and the host's record is saved there.
+pub fn run_archimedes(
+    size: u8,
+    levels: &str,
+    seed: u64,
+    transcript: Option<&std::path::Path>,
+) -> Result<()> {
+    use armada::archimedes::{Level, Position, Side, choose, render};
     use std::fmt::Write as _;
     let (a, b) = levels
         .split_once(':')
@@ -89,11 +95,17 @@ pub fn run_archimedes(size: u8, levels: &str, seed: u64) -> Result<()> {
         render(&position)
     );
     let mark = |side: Side| if side == Side::First { 'x' } else { 'o' };
+    let mut signed = transcript
+        .map(|_| armada::driver::ArchimedesDuet::new(size))
+        .transpose()?;
     while !position.is_over() {
         let side = position.mover();
         let mv = choose(&position, levels[side.index()], &mut rng)
             .context("a game not over has a move")?;
         let played = position.play(mv)?;
+        if let Some(duet) = &mut signed {
+            duet.play(mv)?;
+        }
         let _ = writeln!(out, "\n{}. {} {mv}", position.moves(), mark(side));
         for (n, wave) in played.waves.iter().enumerate() {
             let sunk: Vec<String> = wave
@@ -109,12 +121,7 @@ pub fn run_archimedes(size: u8, levels: &str, seed: u64) -> Result<()> {
         super::emit(&std::mem::take(&mut out));
     }
     let ending = position.ending().context("the game ended")?;
-    let why = match ending.reason {
-        EndReason::Fleet => "a fleet fell below three ships",
-        EndReason::NoMove => "the side to move had no move",
-        EndReason::Quiet => "fifty moves passed without a sinking",
-        EndReason::Resigned => "a player resigned",
-    };
+    let why = ending.reason;
     let result = match ending.winner {
         Some(side) => format!("{} ({}) wins", mark(side), levels[side.index()]),
         None => "a draw".to_owned(),
@@ -125,5 +132,16 @@ pub fn run_archimedes(size: u8, levels: &str, seed: u64) -> Result<()> {
         position.count(Side::First),
         position.count(Side::Second)
     ));
+    if let (Some(duet), Some(path)) = (&signed, transcript) {
+        let table = duet.host.table();
+        anyhow::ensure!(table.settled().is_some(), "the signed game did not settle");
+        std::fs::write(path, table.transcript_file())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        super::emit(&format!(
+            "Transcript saved to {}; check it with `armada verify {}`.\n",
+            path.display(),
+            path.display()
+        ));
+    }
     Ok(())
 }

@@ -5,7 +5,8 @@ use crate::ai::RandomPlayer;
 use crate::fair::secret::{EntropyError, Secret};
 use crate::fair::sign::Identity;
 use crate::rules::{Placer, Variant};
-use crate::session::{Command, Millis, Owed, Session};
+use crate::session::archimedes as arch;
+use crate::session::{Command, GRACE_MS, Millis, Owed, Session, TableSession};
 
 /// Two sessions that play each other in memory: the whole protocol, both sides honest.
 #[derive(Clone, Debug)]
@@ -42,22 +43,7 @@ impl Duet {
 
     /// [`Duet::deliver`] at time `now`; whether anything moved.
     pub fn deliver_at(&mut self, now: Millis) -> bool {
-        let mut moved = false;
-        loop {
-            let mut any = false;
-            while let Some(wire) = self.host.poll_wire() {
-                let _ = self.guest.handle_wire(now, &wire);
-                any = true;
-            }
-            while let Some(wire) = self.guest.poll_wire() {
-                let _ = self.host.handle_wire(now, &wire);
-                any = true;
-            }
-            if !any {
-                return moved;
-            }
-            moved = true;
-        }
+        pump(&mut self.host, &mut self.guest, now)
     }
 
     /// Plays the current game to its settlement with random players; false if it stalled.
@@ -85,6 +71,70 @@ impl Duet {
             && self.guest.handle_command(0, Command::PlayAgain).is_ok();
         self.deliver();
         ok
+    }
+}
+
+/// Moves stream messages both ways between two sessions of a table, at time `now`,
+/// until neither has anything to send; whether anything moved.
+fn pump<S: TableSession>(host: &mut S, guest: &mut S, now: Millis) -> bool {
+    let mut moved = false;
+    loop {
+        let mut any = false;
+        while let Some(wire) = host.poll_wire() {
+            let _ = guest.handle_wire(now, &wire);
+            any = true;
+        }
+        while let Some(wire) = guest.poll_wire() {
+            let _ = host.handle_wire(now, &wire);
+            any = true;
+        }
+        if !any {
+            return moved;
+        }
+        moved = true;
+    }
+}
+
+/// Two Archimedes sessions in memory, both honest, playing the moves they are
+/// given: a game's signed record (`armada demo --game archimedes --transcript`).
+#[derive(Clone, Debug)]
+pub struct ArchimedesDuet {
+    pub host: arch::Session,
+    pub guest: arch::Session,
+}
+
+impl ArchimedesDuet {
+    /// A new table on a `side` board (the host moves first), its first game open.
+    pub fn new(side: u8) -> Result<Self, EntropyError> {
+        let secret = *Secret::<32>::fresh()?.expose();
+        let settings = arch::settings(side, *crate::fair::archimedes::MOVE_MS.end(), GRACE_MS);
+        let mut duet = Self {
+            host: arch::Session::host(Identity::generate(), secret, settings),
+            guest: arch::Session::guest(Identity::generate(), secret),
+        };
+        pump(&mut duet.host, &mut duet.guest, 0);
+        Ok(duet)
+    }
+
+    /// The side to move plays `mv`, and both sides hear it (and, at the end, sign
+    /// their verdicts).
+    pub fn play(
+        &mut self,
+        mv: crate::archimedes::Move,
+    ) -> Result<(), crate::session::CommandError> {
+        let mover = self
+            .host
+            .table()
+            .mover()
+            .ok_or(crate::session::CommandError::NotNow("no game under way"))?;
+        let session = if mover == self.host.seat() {
+            &mut self.host
+        } else {
+            &mut self.guest
+        };
+        session.handle_command(0, arch::Command::Move(mv))?;
+        pump(&mut self.host, &mut self.guest, 0);
+        Ok(())
     }
 }
 

@@ -54,13 +54,11 @@ pub struct Outcome {
 
 impl std::fmt::Display for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = match self.reason {
-            Reason::Rules(arch::EndReason::Fleet) => "a fleet fell below three ships",
-            Reason::Rules(arch::EndReason::NoMove) => "the side to move had no move",
-            Reason::Rules(arch::EndReason::Quiet) => "fifty moves without a sinking",
-            Reason::Rules(arch::EndReason::Resigned) | Reason::Resigned => "a resignation",
-            Reason::BothResigned => "both resigned",
-            Reason::Forfeit => "a move owed past its deadline",
+        let why: &dyn std::fmt::Display = match &self.reason {
+            Reason::Rules(reason) => reason,
+            Reason::Resigned => &"a resignation",
+            Reason::BothResigned => &"both resigned",
+            Reason::Forfeit => &"a move owed past its deadline",
         };
         match self.winner {
             Some(w) => write!(f, "the {w} wins: {why}"),

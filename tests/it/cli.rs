@@ -81,6 +81,52 @@ fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcrip
     assert!(record["games"][0]["actions"].as_array().unwrap().len() > 20);
 }
 
+/// Regression: `demo --game archimedes` refused `--transcript` ("nothing in it is
+/// hidden"); now two sessions sign the demo's moves and the record verifies, and the
+/// demo and `verify` name the end in the same words.
+#[test]
+fn an_archimedes_demo_saves_a_signed_transcript_that_verifies_as_it_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("archimedes.armada");
+    let path = path.to_str().unwrap();
+    let out = armada(&[
+        "demo",
+        "--game",
+        "archimedes",
+        "--size",
+        "6",
+        "--seed",
+        "3",
+        "--transcript",
+        path,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let result = text
+        .lines()
+        .find(|l| l.contains(" moves; ships left"))
+        .unwrap_or_else(|| panic!("no result line: {text}"));
+    let ending = result.split(';').next().unwrap();
+    assert!(text.contains("Transcript saved to"), "{text}");
+    let verified = armada(&["verify", path]);
+    assert_eq!(verified.status.code(), Some(0));
+    let verified = String::from_utf8(verified.stdout).unwrap();
+    assert!(
+        verified.ends_with("verdict: complete and honest\n"),
+        "{verified}"
+    );
+    // "x (easy) wins: …" or "a draw: …" in the demo; "the host wins: …" in verify.
+    let why = ending.split(": ").nth(1).unwrap();
+    assert!(
+        verified.contains(&format!(": {why}\n")),
+        "the demo says {ending:?}; verify: {verified}"
+    );
+}
+
 #[test]
 fn a_classic_demo_repeats_with_its_seed() {
     // Without weapons no shared randomness is drawn, so the seed fixes the whole game.
