@@ -449,11 +449,12 @@ impl Table {
                 }
             }
             Payload::CodeHello { key, .. } => {
+                // The key stands even when the hello is a lie (see `Payload::Hello`).
+                self.hello(from, seq, key)?;
+                notes.push(Note::Hello(from));
                 if from != Seat::Guest {
                     return Err("a short code's hello from the host".into());
                 }
-                self.hello(from, seq, key)?;
-                notes.push(Note::Hello(from));
             }
             Payload::Settings(settings) => {
                 if from != Seat::Host || self.settings.is_some() {

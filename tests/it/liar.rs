@@ -474,3 +474,78 @@ impl Duel {
         self.host.table().first_lie()
     }
 }
+
+/// Regression: a host whose first frame is a short code's hello (which only a guest
+/// may send) lied, but its key was never taken, so every later frame of its was
+/// refused and `verify` called the whole record malformed. Now the key stands, as
+/// for a host's `Hello` with a proof, and the record names the lie — in both games.
+#[test]
+fn a_host_whose_first_frame_is_a_short_code_hello_is_named_a_liar() {
+    let secret = [7; 32];
+    let table = table_id(&secret);
+    let sea = settings(armada::rules::Variant::Armada);
+    let archimedes = armada::session::archimedes::settings(6, 60_000, 0);
+    for settings in [sea, archimedes] {
+        let (host, guest) = (Identity::generate(), Identity::generate());
+        let sign = |who: &Identity, seat: Seat, seq: u32, prev: [u8; 32], seen, payload| {
+            who.seal(&Body {
+                version: PROTOCOL_VERSION,
+                table,
+                from: wire::seat(seat),
+                seq,
+                prev,
+                seen,
+                payload,
+            })
+        };
+        let hello = sign(
+            &host,
+            Seat::Host,
+            0,
+            [0; 32],
+            [0; 32],
+            Payload::CodeHello {
+                key: host.public(),
+                join: [1; 32],
+            },
+        );
+        let guest_hello = sign(
+            &guest,
+            Seat::Guest,
+            0,
+            [0; 32],
+            armada::fair::sign::frame_hash(&hello),
+            Payload::Hello {
+                key: guest.public(),
+                join: Some(join_proof(&secret, &guest.public())),
+            },
+        );
+        let host_settings = sign(
+            &host,
+            Seat::Host,
+            1,
+            armada::fair::sign::frame_hash(&hello),
+            armada::fair::sign::frame_hash(&guest_hello),
+            Payload::Settings(settings),
+        );
+        let file = crate::support::transcript_file(
+            table,
+            &[
+                (Seat::Host, hello),
+                (Seat::Guest, guest_hello),
+                (Seat::Host, host_settings),
+            ],
+        );
+        let report = armada::fair::verify::verify(&file);
+        match &report.outcome {
+            armada::fair::verify::Outcome::Lie(lie) => {
+                assert_eq!((lie.liar, lie.seq), (Seat::Host, 0), "{settings:?}");
+                assert_eq!(lie.reason, "a short code's hello from the host");
+            }
+            other => panic!(
+                "{:?}: the record should name the host's lie: {other:?}",
+                settings.game
+            ),
+        }
+    }
+}

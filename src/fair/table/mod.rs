@@ -315,11 +315,14 @@ impl Table {
                 if seq != 0 {
                     return Err("a second hello".into());
                 }
+                // The key stands even when the hello is a lie, as a host's `Hello`
+                // with a proof does: the sender's later frames are still its own, and
+                // the record names the lie instead of refusing everything after it.
+                self.ledger.set_key(from, key);
+                notes.push(Note::Hello(from));
                 if from != Seat::Guest {
                     return Err("a short code's hello from the host".into());
                 }
-                self.ledger.set_key(from, key);
-                notes.push(Note::Hello(from));
             }
             Payload::Settings(settings) => {
                 if from != Seat::Host || self.settings.is_some() {
