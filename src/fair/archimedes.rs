@@ -24,6 +24,7 @@ use armada_proto::{self as proto, Body, Payload, WireVerdict};
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
 use crate::fair::table::chain::{Chain, Taken};
+use crate::fair::table::observer::OTHER_GAME;
 use crate::fair::table::{ClaimState, Core, ForfeitClaim, Lie, Observer, Rejected, Rules, game_id};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
@@ -214,6 +215,9 @@ impl Rules for Archimedes {
     type Verdict = Verdict;
     fn core(round: &Round) -> &Core<Verdict> {
         &round.core
+    }
+    fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
+        &mut round.core
     }
 }
 
@@ -409,7 +413,7 @@ impl Table {
     fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
         match self.round.as_mut() {
             Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
-            _ => Err("the message names another game".into()),
+            _ => Err(OTHER_GAME.into()),
         }
     }
 
@@ -500,7 +504,13 @@ impl Table {
                 self.forfeit_claim(from, seq, seen, game, notes)?;
             }
             Payload::Verdict { game, verdict } => self.verdict(from, game, verdict, notes)?,
-            Payload::PlayAgain { number } => self.play_again(from, *number, notes)?,
+            Payload::PlayAgain { number } => {
+                let both = self.play_again(from, seq, *number)?;
+                notes.push(Note::PlayAgain(from));
+                if both {
+                    self.begin_next(|_, number| Ok(Self::new_round(number)))?;
+                }
+            }
             Payload::Leave { reason } => {
                 self.leavers.push(from);
                 notes.push(Note::Left {
@@ -535,7 +545,7 @@ impl Table {
             .as_mut()
             .filter(|r| r.core.id.as_ref() == Some(game))
         else {
-            return Err("the message names another game".into());
+            return Err(OTHER_GAME.into());
         };
         if round.core.verdicts[idx(from)].is_some() {
             return Err("a second verdict for one game".into());
@@ -557,25 +567,6 @@ impl Table {
             seat: from,
             verdict: verdict.clone(),
         });
-        Ok(())
-    }
-
-    fn play_again(&mut self, from: Seat, number: u32, notes: &mut Vec<Note>) -> Result<(), String> {
-        let round = self.round.as_mut().ok_or("play again before any game")?;
-        if number != round.core.number + 1
-            || round.core.settled.is_none()
-            || round.core.again[idx(from)]
-        {
-            return Err("play again before the game is settled, or for the wrong game".into());
-        }
-        round.core.again[idx(from)] = true;
-        notes.push(Note::PlayAgain(from));
-        if round.core.again.iter().all(|a| *a) {
-            let number = round.core.number + 1;
-            self.finished
-                .extend(self.round.take().and_then(|r| r.core.settled));
-            self.round = Some(Self::new_round(number));
-        }
         Ok(())
     }
 

@@ -11,7 +11,7 @@
 pub(crate) mod chain;
 mod claims;
 mod crossings;
-mod observer;
+pub(crate) mod observer;
 mod round;
 mod vocab;
 
@@ -46,6 +46,9 @@ impl Rules for Sea {
     type Verdict = Verdict;
     fn core(round: &Round) -> &Core<Verdict> {
         &round.core
+    }
+    fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
+        &mut round.core
     }
 }
 
@@ -484,22 +487,10 @@ impl Table {
                 });
             }
             Payload::PlayAgain { number } => {
-                let round = self.round.as_mut().ok_or("play again before any game")?;
-                if *number != round.core.number + 1
-                    || round.core.settled.is_none()
-                    || round.core.again[idx(from)]
-                {
-                    return Err(
-                        "play again before the game is settled, or for the wrong game".into(),
-                    );
-                }
-                round.core.again[idx(from)] = true;
+                let both = self.play_again(from, seq, *number)?;
                 notes.push(Note::PlayAgain(from));
-                if round.core.again.iter().all(|a| *a) {
-                    let number = round.core.number + 1;
-                    let done = self.round.take().and_then(|r| r.core.settled);
-                    self.finished.extend(done);
-                    self.round = Some(self.new_round(number)?);
+                if both {
+                    self.begin_next(Self::new_round)?;
                 }
             }
             Payload::Move { .. } => {

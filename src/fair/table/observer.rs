@@ -21,7 +21,11 @@ pub trait Rules: Clone + std::fmt::Debug + 'static {
     /// A settled game's outcome, as both sides sign it.
     type Verdict: Clone + std::fmt::Debug;
     fn core(round: &Self::Round) -> &Core<Self::Verdict>;
+    fn core_mut(round: &mut Self::Round) -> &mut Core<Self::Verdict>;
 }
+
+/// What a frame that names a game another than its sender's current one is.
+pub(crate) const OTHER_GAME: &str = "the message names another game";
 
 /// What a round holds at every table, whatever its game: its number and id, the
 /// nonces that opened it, who moves first, the frames that ended it, a lie proven
@@ -41,7 +45,8 @@ pub struct Core<V> {
     pub(crate) claim: Option<ForfeitClaim>,
     pub(crate) settled: Option<V>,
     pub(crate) verdicts: [Option<proto::WireVerdict>; 2],
-    pub(crate) again: [bool; 2],
+    /// The seq of each side's `PlayAgain` after this game, once sent.
+    pub(crate) again: [Option<u32>; 2],
 }
 
 impl<V> Core<V> {
@@ -62,7 +67,7 @@ impl<V> Core<V> {
             claim: None,
             settled: None,
             verdicts: [None, None],
-            again: [false; 2],
+            again: [None; 2],
         }
     }
 }
@@ -253,7 +258,7 @@ impl<G: Rules> Observer<G> {
 
     /// Whether `seat` asked for another game after the current one.
     pub fn wants_again(&self, seat: Seat) -> bool {
-        self.core().is_some_and(|c| c.again[seat.index()])
+        self.core().is_some_and(|c| c.again[seat.index()].is_some())
     }
 
     /// The verdicts of every finished game, and of the current one once settled.
@@ -288,6 +293,35 @@ impl<G: Rules> Observer<G> {
     /// The current game's forfeit claim while it waits for the debtor's next message.
     pub fn pending_claim(&self) -> Option<ForfeitClaim> {
         self.claim().filter(|c| c.state == ClaimState::Pending)
+    }
+
+    /// `from` asks at its `seq` for game `number`, the next one, once the current game
+    /// is settled; whether both have asked now (then [`Observer::begin_next`]).
+    pub(crate) fn play_again(&mut self, from: Seat, seq: u32, number: u32) -> Result<bool, String> {
+        let round = self.round.as_mut().ok_or("play again before any game")?;
+        let core = G::core_mut(round);
+        if number != core.number + 1 || core.settled.is_none() || core.again[from.index()].is_some()
+        {
+            return Err("play again before the game is settled, or for the wrong game".into());
+        }
+        core.again[from.index()] = Some(seq);
+        Ok(core.again.iter().all(Option::is_some))
+    }
+
+    /// Both asked for another game: the settled one is filed, and `next` makes the
+    /// new round.
+    pub(crate) fn begin_next(
+        &mut self,
+        next: impl FnOnce(&Self, u32) -> Result<G::Round, String>,
+    ) -> Result<(), String> {
+        let Some(round) = self.round.take() else {
+            return Ok(());
+        };
+        let core = G::core(&round);
+        let number = core.number + 1;
+        self.finished.extend(core.settled.clone());
+        self.round = Some(next(self, number)?);
+        Ok(())
     }
 
     /// Games begun at the table, the one under way included.

@@ -5,6 +5,7 @@
 use armada_proto as proto;
 
 use super::Core;
+use super::observer::OTHER_GAME;
 
 use crate::fair::commit::{Binding, root_of};
 use crate::fair::hash::Hash;
@@ -152,7 +153,7 @@ impl Table {
     pub(super) fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
         match self.round.as_mut() {
             Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
-            _ => Err("the message names another game".into()),
+            _ => Err(OTHER_GAME.into()),
         }
     }
 
