@@ -208,11 +208,16 @@ pub struct Node {
     control: libp2p_stream::Control,
     requests: mpsc::Sender<Request>,
     routes: Routes,
+    back_ats: BackAts,
     backs: tokio::sync::broadcast::Sender<PeerId>,
 }
 
 /// How the connection to each connected peer goes, as it changes.
 pub type Routes = watch::Receiver<HashMap<PeerId, Route>>;
+
+/// Where each connected peer can be told that this node is back after a restart
+/// (see [`Node::back_ats`]), as it is learnt.
+pub type BackAts = watch::Receiver<HashMap<PeerId, Vec<Multiaddr>>>;
 
 impl std::fmt::Debug for Node {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -302,12 +307,14 @@ impl Node {
             }
         });
         let routes = tracker.subscribe();
+        let back_ats = tracker.subscribe_back_ats();
         tokio::spawn(run(swarm, inbox, tracker));
         Ok(Self {
             peer,
             control,
             requests,
             routes,
+            back_ats,
             backs: back,
         })
     }
@@ -340,14 +347,15 @@ impl Node {
         self.ask(Request::Addresses).await
     }
 
-    /// Where `peer` can be told that this node is back after a restart: the
-    /// addresses it listens on (identify) and those of punched connections (which
-    /// come from its listening port); never a relay's.
-    pub async fn back_at(&self, peer: PeerId) -> Vec<Multiaddr> {
-        self.ask(|tx| Request::BackAt(peer, tx)).await
+    /// Where each connected peer can be told that this node is back after a
+    /// restart, as soon as it is known: the addresses it listens on (identify) and
+    /// those of punched connections (which come from its listening port); never a
+    /// relay's.
+    pub fn back_ats(&self) -> BackAts {
+        self.back_ats.clone()
     }
 
-    /// Tells `peer`, at `addrs` (what [`Node::back_at`] said before a restart), that
+    /// Tells `peer`, at `addrs` (what [`Node::back_ats`] said before a restart), that
     /// this node is back: its old connections to this node are closed at once, so
     /// that it dials again now instead of waiting out its transport's idle timeout
     /// (QUIC does not notice a killed peer for seconds).

@@ -415,6 +415,18 @@ fn a_host_killed_and_resumed_over_quic_is_found_again_and_the_table_finishes() {
     let (host, guest, host_data, guest_data) =
         crate::net::two_bots_with(bots, dir.path(), listen, [&[], &[]]);
     assert!(host.wait_for("score"), "the host plays");
+    // The host notes where the guest listens as soon as it learns it: the knock's
+    // address is in its meta before it is killed.
+    let store = armada::store::Store::open(Some(&host_data)).unwrap();
+    let table = store.tables().unwrap()[0];
+    let noted = Instant::now();
+    while store.load_meta(&table).unwrap().knock.is_empty() {
+        assert!(
+            noted.elapsed() < PROMPT,
+            "the host never noted where the guest listens"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     host.kill();
     let resumed = Process::start(&["resume", "--listen", listen], &host_data);
     let mut seen = Vec::new();
@@ -438,4 +450,69 @@ fn a_host_killed_and_resumed_over_quic_is_found_again_and_the_table_finishes() {
     for data in [&host_data, &guest_data] {
         (bots.honest)(data);
     }
+}
+
+/// A node restarted with the same key knocks where its peer listens, which it
+/// learnt while connected (not the fresh port the peer dialled from): the peer
+/// hears it and closes the old connection at once, whatever its transport's idle
+/// timeout. In process, so nothing races a process's start.
+#[test]
+fn a_restarted_node_knocks_where_its_peer_listens_and_the_old_connection_is_closed() {
+    use armada::fair::sign::Identity;
+    use armada::net::{Config, Node};
+    let quic = || Config {
+        listen: vec!["/ip4/127.0.0.1/udp/0/quic-v1".parse().unwrap()],
+        ..Config::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let host_id = Identity::generate();
+        let host = Node::start(&host_id.keypair(), quic()).await.unwrap();
+        let guest = Node::start(&Identity::generate().keypair(), quic())
+            .await
+            .unwrap();
+        let (host_peer, guest_peer) = (host.peer_id(), guest.peer_id());
+        let mut heard = host.back_ats();
+        guest.dial(host_peer, host.listeners().await).await.unwrap();
+        let at = soon(
+            "learning where the guest listens",
+            heard.wait_for(|all| all.contains_key(&guest_peer)),
+        )
+        .await
+        .unwrap()[&guest_peer]
+            .clone();
+        let listens = guest.listeners().await;
+        assert!(
+            listens.iter().all(|a| at.contains(a)),
+            "the host knows where the guest listens: {at:?} vs {listens:?}"
+        );
+
+        let mut backs = guest.backs();
+        let mut host_routes = host.routes();
+        assert!(host_routes.borrow().contains_key(&guest_peer));
+        let restarted = Node::start(&host_id.keypair(), quic()).await.unwrap();
+        soon("the knock", restarted.knock(guest_peer, at))
+            .await
+            .expect("the knock is answered");
+        let from = soon("hearing the knock", backs.recv()).await.unwrap();
+        assert_eq!(from, host_peer, "the guest hears who is back");
+        // The old node is still running here: only the guest can have closed it.
+        soon(
+            "closing the old connection",
+            host_routes.wait_for(|routes| !routes.contains_key(&guest_peer)),
+        )
+        .await
+        .unwrap();
+        assert!(
+            restarted.routes().borrow().contains_key(&guest_peer),
+            "the new connection stays"
+        );
+    });
+}
+
+/// `future`'s output, or a panic naming `what` after [`PROMPT`].
+async fn soon<T>(what: &str, future: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(PROMPT, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not happen within {PROMPT:?}"))
 }

@@ -181,8 +181,8 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
         .then_some(side.store)
         .flatten()
         .map(|store| (store, side.session.table_id()));
-    let mut every = Duration::from_millis(250);
-    let mut look = tokio::time::Instant::now() + every;
+    let mut heard = table.node.back_ats();
+    heard.mark_changed();
     let mut noted: Option<Vec<String>> = None;
     let mut backs = table.node.backs();
     let mut report = |session: &G, event: &G::Event| reporter.event(session, event);
@@ -199,11 +199,9 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
             }
             ended = &mut play => return ended.map(Played::Ended),
             Ok(()) = routes.changed() => tell(&mut routes, &mut shown),
-            () = tokio::time::sleep_until(look), if knock.is_some() => {
-                every = (every * 2).min(KNOCK_LOOK);
-                look += every;
+            Ok(()) = heard.changed(), if knock.is_some() => {
+                let at = heard.borrow_and_update().get(&peer).cloned().unwrap_or_default();
                 if let Some((store, id)) = knock {
-                    let at = table.node.back_at(peer).await;
                     note_knock(store, &id, &at, &mut noted);
                 }
             }
@@ -220,10 +218,6 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
         }
     }
 }
-
-/// How often, at most, the host looks again where the guest listens (at first
-/// sooner: a table may be over in seconds).
-const KNOCK_LOOK: Duration = Duration::from_secs(10);
 
 /// Saves `at` as where to tell the guest that a resumed host is back, if it changed
 /// since `noted` (a meta that cannot be read or saved keeps the old hint).

@@ -19,7 +19,6 @@ pub(super) enum Request {
     /// `peer` said it is back: every connection to it older than the newest is dead.
     Back(PeerId),
     /// Where `peer` can be told that this node is back.
-    BackAt(PeerId, oneshot::Sender<Vec<Multiaddr>>),
     Addresses(oneshot::Sender<Vec<Multiaddr>>),
     Listeners(oneshot::Sender<Vec<Multiaddr>>),
     Rtt(PeerId, oneshot::Sender<Vec<Duration>>),
@@ -152,6 +151,9 @@ fn is_public(addr: &Multiaddr) -> bool {
 pub(super) struct Tracker {
     /// The route to each connected peer, published for handles.
     routes: watch::Sender<HashMap<PeerId, Route>>,
+    /// Where each connected peer can be told this node is back after a restart
+    /// (see [`Self::back_at`]), published for handles as soon as it is known.
+    back_ats: watch::Sender<HashMap<PeerId, Vec<Multiaddr>>>,
     /// Addresses peers told this node it is seen at (identify).
     observed: Vec<Multiaddr>,
     /// The latest ping round trips per peer (at most 256 each).
@@ -297,12 +299,24 @@ impl Tracker {
         self.routes.subscribe()
     }
 
+    /// Where connected peers listen, as it is learnt (see [`Self::back_at`]).
+    pub(super) fn subscribe_back_ats(&self) -> BackAts {
+        self.back_ats.subscribe()
+    }
+
+    /// Publishes where `peer` can be told this node is back, if that changed (and
+    /// forgets it once the peer is gone: strangers come and go).
+    fn publish_back_at(&self, peer: PeerId) {
+        let at = self.links.contains_key(&peer).then(|| self.back_at(peer));
+        self.back_ats.send_if_modified(|all| match at {
+            Some(at) if !at.is_empty() => all.insert(peer, at.clone()).as_ref() != Some(&at),
+            _ => all.remove(&peer).is_some(),
+        });
+    }
+
     fn on_request(&mut self, swarm: &mut Swarm<Behaviour>, request: Request) {
         match request {
             Request::Back(peer) => self.back(swarm, peer),
-            Request::BackAt(peer, reply) => {
-                let _ = reply.send(self.back_at(peer));
-            }
             Request::Addresses(reply) => {
                 let mut addrs: Vec<Multiaddr> = swarm.listeners().cloned().collect();
                 addrs.extend(swarm.external_addresses().cloned());
@@ -522,6 +536,7 @@ impl Tracker {
             }
         }
         self.listens.insert(peer, info.listen_addrs);
+        self.publish_back_at(peer);
         if let Some(link) = self
             .links
             .get_mut(&peer)
@@ -666,6 +681,7 @@ impl Tracker {
             };
             before != route
         });
+        self.publish_back_at(peer);
         self.answer_directs(peer);
     }
 
