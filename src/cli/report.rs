@@ -162,7 +162,7 @@ pub fn report_archimedes(
         )),
         Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
         Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
-        Event::Table(Note::ForfeitClaimed { claimant }) => Some(format!(
+        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
             "{} claimed a forfeit: a move is overdue",
             who(*claimant)
         )),

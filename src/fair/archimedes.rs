@@ -23,15 +23,14 @@ use armada_proto::{self as proto, Body, Payload, WireVerdict};
 
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
-use crate::fair::table::chain::{Chain, Taken};
-use crate::fair::table::observer::OTHER_GAME;
-use crate::fair::table::{ClaimState, Core, ForfeitClaim, Lie, Observer, Rejected, Rules, game_id};
+use crate::fair::table::chain::Chain;
+use crate::fair::table::protocol::{covers, end_final, knew_end};
+use crate::fair::table::{ClaimState, Core, Lie, Observer, Rules, TableNote};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
 
 /// The bounds of a move's deadline at an Archimedes table, in milliseconds.
 pub const MOVE_MS: std::ops::RangeInclusive<u32> = 10_000..=600_000;
-const UNFOUNDED: &str = "a forfeit claim, but the other peer owed no move";
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,6 +150,7 @@ pub enum Note {
     LieProven(Lie),
     ForfeitClaimed {
         claimant: Seat,
+        owed: proto::Owed,
     },
     /// The debtor's message `by` was sent before the claim arrived: the claim is void.
     ClaimRefuted {
@@ -169,6 +169,24 @@ pub enum Note {
     },
     /// A frame that crossed the end of the game: it changes nothing.
     Void,
+}
+
+impl From<TableNote<Verdict>> for Note {
+    fn from(note: TableNote<Verdict>) -> Self {
+        use TableNote as T;
+        match note {
+            T::Hello(seat) => Self::Hello(seat),
+            T::Settings(settings) => Self::Settings(settings),
+            T::LieProven(lie) => Self::LieProven(lie),
+            T::ForfeitClaimed { claimant, owed } => Self::ForfeitClaimed { claimant, owed },
+            T::ClaimRefuted { claimant, by } => Self::ClaimRefuted { claimant, by },
+            T::Settled(verdict) => Self::Settled(verdict),
+            T::VerdictSent { seat, verdict } => Self::VerdictSent { seat, verdict },
+            T::PlayAgain(seat) => Self::PlayAgain(seat),
+            T::Left { seat, reason } => Self::Left { seat, reason },
+            T::Void => Self::Void,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -213,11 +231,122 @@ pub struct Archimedes;
 impl Rules for Archimedes {
     type Round = Round;
     type Verdict = Verdict;
+    type Note = Note;
+    const UNFOUNDED: &'static str = "a forfeit claim, but the other peer owed no move";
+
     fn core(round: &Round) -> &Core<Verdict> {
         &round.core
     }
     fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
         &mut round.core
+    }
+    fn check_settings(settings: &proto::Settings) -> Result<(), String> {
+        check_settings(settings).map(|_| ())
+    }
+    fn new_round(_: &Table, number: u32) -> Result<Round, String> {
+        Ok(Round {
+            core: Core::new(number),
+            position: None,
+            before: None,
+            steps: Vec::new(),
+            outcome: None,
+        })
+    }
+    fn opened(round: &mut Round, id: Hash, settings: &proto::Settings) -> Result<Note, String> {
+        let size = check_settings(settings)?;
+        round.position = Some(Position::start(size.side()).map_err(|e| e.to_string())?);
+        Ok(Note::Opened {
+            number: round.core.number,
+            id,
+            first: round.core.first,
+        })
+    }
+    fn game_move(payload: &Payload) -> bool {
+        matches!(payload, Payload::Move { .. } | Payload::Resign { .. })
+    }
+    fn first_look(
+        _: &mut Table,
+        _: Seat,
+        _: u32,
+        _: Option<u32>,
+        _: &Payload,
+        _: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+    fn play(
+        table: &mut Table,
+        from: Seat,
+        body: &Body,
+        seen: Option<u32>,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let seq = body.seq;
+        match &body.payload {
+            Payload::Move {
+                game,
+                number,
+                from: a,
+                to: b,
+            } => table.play(from, (seq, seen), game, *number, (*a, *b), notes),
+            Payload::Resign { game } => {
+                let round = table.round_for(game)?;
+                if round.position.is_none() {
+                    return Err("a resignation before the game".into());
+                }
+                Table::give_up(round, from, seq, seen, notes)
+            }
+            _ => Err("a sea battle's message at an Archimedes table".into()),
+        }
+    }
+    fn left(_: &mut Table, _: Seat, _: u32, _: Option<u32>, _: &mut Vec<Note>) {}
+    fn after_frame(table: &mut Table, notes: &mut Vec<Note>) {
+        table.resign_leaver(notes);
+        table.try_settle(notes);
+    }
+    fn lie_in_game(table: &mut Table, lie: &Lie, notes: &mut Vec<Note>) -> bool {
+        match table.round.as_mut() {
+            Some(round) if round.core.settled.is_none() && round.position.is_some() => {
+                if round.core.lie.is_none() {
+                    round.core.lie = Some(lie.clone());
+                    notes.push(Note::LieProven(lie.clone()));
+                    Table::settle(round, &table.ledger.chains, notes);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+    fn settle(table: &mut Table, notes: &mut Vec<Note>) {
+        table.try_settle(notes);
+    }
+    fn owes(round: &Round, debtor: Seat, owed: proto::Owed) -> Result<bool, String> {
+        if owed != proto::Owed::Move {
+            return Err("at an Archimedes table only a move can be owed".into());
+        }
+        Ok(round.outcome.is_none()
+            && round.core.lie.is_none()
+            && round
+                .position
+                .as_ref()
+                .is_some_and(|p| round.seat(p.mover()) == debtor))
+    }
+    fn forfeit(round: &mut Round, claimant: Seat, seq: u32, notes: &mut Vec<Note>) {
+        if round.outcome.is_none() && round.core.lie.is_none() {
+            let outcome = Outcome {
+                winner: Some(claimant),
+                reason: Reason::Forfeit,
+            };
+            round.outcome = Some(outcome);
+            round.core.ends.push((claimant, seq));
+            notes.push(Note::Ended(outcome));
+        }
+    }
+    fn says(settled: &Verdict, signed: &WireVerdict) -> bool {
+        settled.said_by(signed)
+    }
+    fn describe(settled: &Verdict) -> String {
+        settled.to_string()
     }
 }
 
@@ -226,25 +355,6 @@ pub type Table = Observer<Archimedes>;
 
 fn idx(seat: Seat) -> usize {
     seat.index()
-}
-
-/// Whether the other chain's frame `seq` is at or before what `seen` points at.
-fn covers(seen: Option<u32>, seq: u32) -> bool {
-    seen.is_some_and(|s| s >= seq)
-}
-
-/// Whether `from`, having seen the other chain up to `seen`, knew the game was over.
-fn knew_end(ends: &[(Seat, u32)], from: Seat, seen: Option<u32>) -> bool {
-    ends.iter()
-        .any(|&(seat, seq)| seat == from || covers(seen, seq))
-}
-
-/// Whether nothing can cross `seat`'s frame `seq` that ended the game any more: the
-/// other side has sent a frame that saw it, or ended the game itself (then every
-/// later frame of it knew the end).
-fn end_final(ends: &[(Seat, u32)], chains: &[Chain; 2], seat: Seat, seq: u32) -> bool {
-    let other = seat.other();
-    covers(chains[idx(other)].seen, seq) || ends.iter().any(|&(s, _)| s == other)
 }
 
 /// Whether `settings` are an Archimedes table's, within what the rules allow.
@@ -338,48 +448,6 @@ impl Table {
             .or_else(|| self.outside_lie.as_ref().map(|(_, lie)| lie.clone()))
     }
 
-    /// Takes in one frame sent by `from`. On `Err` nothing changed.
-    pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        let (frame, seen) = match self.ledger.take(from, bytes, self.left(from))? {
-            Taken::Fresh { frame, seen } => (frame, seen),
-            Taken::Lie(lie) => return Ok(self.prove(lie)),
-        };
-        let body = &frame.body;
-        let mut notes = Vec::new();
-        if let Err(reason) = self.payload(from, body, seen, &mut notes) {
-            notes.extend(self.prove(Lie {
-                liar: from,
-                seq: body.seq,
-                reason,
-            }));
-        }
-        self.resign_leaver(&mut notes);
-        self.try_settle(&mut notes);
-        Ok(notes)
-    }
-
-    /// A proven lie: the current game's if it is not settled (the liar loses it),
-    /// else the table's.
-    fn prove(&mut self, lie: Lie) -> Vec<Note> {
-        let mut notes = Vec::new();
-        match self.round.as_mut() {
-            Some(round) if round.core.settled.is_none() && round.position.is_some() => {
-                if round.core.lie.is_none() {
-                    round.core.lie = Some(lie.clone());
-                    notes.push(Note::LieProven(lie));
-                    Self::settle(round, &self.ledger.chains, &mut notes);
-                }
-            }
-            _ => {
-                if self.outside_lie.is_none() {
-                    self.outside_lie = Some((self.begun(), lie.clone()));
-                    notes.push(Note::LieProven(lie));
-                }
-            }
-        }
-        notes
-    }
-
     fn try_settle(&mut self, notes: &mut Vec<Note>) {
         if let Some(round) = self.round.as_mut() {
             Self::settle(round, &self.ledger.chains, notes);
@@ -408,210 +476,6 @@ impl Table {
         };
         round.core.settled = Some(verdict.clone());
         notes.push(Note::Settled(verdict));
-    }
-
-    fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
-        match self.round.as_mut() {
-            Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
-            _ => Err(OTHER_GAME.into()),
-        }
-    }
-
-    fn new_round(number: u32) -> Round {
-        Round {
-            core: Core::new(number),
-            position: None,
-            before: None,
-            steps: Vec::new(),
-            outcome: None,
-        }
-    }
-
-    fn payload(
-        &mut self,
-        from: Seat,
-        body: &Body,
-        seen: Option<u32>,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        let seq = body.seq;
-        let game_move = matches!(body.payload, Payload::Move { .. } | Payload::Resign { .. });
-        if self.decide_claim(from, seq, seen, game_move, notes) {
-            notes.push(Note::Void);
-            return Ok(());
-        }
-        self.claimant_waits(from, seen, &body.payload)?;
-        match &body.payload {
-            Payload::Hello { key, join } => {
-                self.hello(from, seq, key)?;
-                notes.push(Note::Hello(from));
-                if join.is_some() != (from == Seat::Guest) {
-                    return Err(
-                        "a hello with a join proof from the host, or without one from the guest"
-                            .into(),
-                    );
-                }
-            }
-            Payload::CodeHello { key, .. } => {
-                // The key stands even when the hello is a lie (see `Payload::Hello`).
-                self.hello(from, seq, key)?;
-                notes.push(Note::Hello(from));
-                if from != Seat::Guest {
-                    return Err("a short code's hello from the host".into());
-                }
-            }
-            Payload::Settings(settings) => {
-                if from != Seat::Host || self.settings.is_some() {
-                    return Err("only the host sets the table, once".into());
-                }
-                check_settings(settings)?;
-                self.settings = Some(*settings);
-                notes.push(Note::Settings(*settings));
-            }
-            Payload::Nonce { number, nonce } => self.nonce(from, *number, *nonce, notes)?,
-            Payload::Move {
-                game,
-                number,
-                from: a,
-                to: b,
-            } => self.play(from, (seq, seen), game, *number, (*a, *b), notes)?,
-            Payload::Resign { game } => {
-                let round = self.round_for(game)?;
-                if round.position.is_none() {
-                    return Err("a resignation before the game".into());
-                }
-                Self::give_up(round, from, seq, seen, notes)?;
-            }
-            Payload::Lie {
-                game,
-                seq: accused,
-                reason: _,
-            } => {
-                let round = self.round_for(game)?;
-                let confirmed = round
-                    .core
-                    .lie
-                    .as_ref()
-                    .is_some_and(|l| l.liar == from.other() && l.seq == *accused);
-                if !confirmed {
-                    return Err("it accuses the other peer of a lie that is not proven".into());
-                }
-            }
-            Payload::Forfeit { game, owed } => {
-                if *owed != proto::Owed::Move {
-                    return Err("at an Archimedes table only a move can be owed".into());
-                }
-                self.forfeit_claim(from, seq, seen, game, notes)?;
-            }
-            Payload::Verdict { game, verdict } => self.verdict(from, game, verdict, notes)?,
-            Payload::PlayAgain { number } => {
-                let both = self.play_again(from, seq, *number)?;
-                notes.push(Note::PlayAgain(from));
-                if both {
-                    self.begin_next(|_, number| Ok(Self::new_round(number)))?;
-                }
-            }
-            Payload::Leave { reason } => {
-                self.leavers.push(from);
-                notes.push(Note::Left {
-                    seat: from,
-                    reason: reason.clone(),
-                });
-            }
-            Payload::Start { .. }
-            | Payload::Commit { .. }
-            | Payload::Act { .. }
-            | Payload::Answer { .. }
-            | Payload::Reveal { .. }
-            | Payload::DrawOffer { .. }
-            | Payload::DrawAnswer { .. } => {
-                return Err("a sea battle's message at an Archimedes table".into());
-            }
-        }
-        Ok(())
-    }
-
-    /// A side's signed verdict: it must say what the settled record says (this very
-    /// frame may be the one that settles the end).
-    fn verdict(
-        &mut self,
-        from: Seat,
-        game: &Hash,
-        verdict: &WireVerdict,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        let Some(round) = self
-            .round
-            .as_mut()
-            .filter(|r| r.core.id.as_ref() == Some(game))
-        else {
-            return Err(OTHER_GAME.into());
-        };
-        if round.core.verdicts[idx(from)].is_some() {
-            return Err("a second verdict for one game".into());
-        }
-        // This very frame may be the one that settles the end.
-        Self::settle(round, &self.ledger.chains, notes);
-        let settled = round
-            .core
-            .settled
-            .as_ref()
-            .ok_or("a verdict before the game was settled")?;
-        if !settled.said_by(verdict) {
-            return Err(format!(
-                "a verdict that contradicts the record (which says: {settled})"
-            ));
-        }
-        round.core.verdicts[idx(from)] = Some(verdict.clone());
-        notes.push(Note::VerdictSent {
-            seat: from,
-            verdict: verdict.clone(),
-        });
-        Ok(())
-    }
-
-    fn hello(&mut self, from: Seat, seq: u32, key: &Hash) -> Result<(), String> {
-        if seq != 0 {
-            return Err("a second hello".into());
-        }
-        self.ledger.set_key(from, key);
-        Ok(())
-    }
-
-    fn nonce(
-        &mut self,
-        from: Seat,
-        number: u32,
-        nonce: Hash,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        let settings = self.settings.ok_or("a nonce before the table's settings")?;
-        let size = self.size().ok_or("a nonce before the table's settings")?;
-        let [Some(host_key), Some(guest_key)] = self.ledger.keys else {
-            return Err("a nonce before both hellos".into());
-        };
-        if self.round.is_none() && number == 0 {
-            self.round = Some(Self::new_round(0));
-        }
-        let table = self.id();
-        let round = self.round.as_mut().ok_or("a nonce outside a game")?;
-        if round.core.number != number || round.core.nonces[idx(from)].is_some() {
-            return Err("a nonce for the wrong game, or a second one".into());
-        }
-        round.core.nonces[idx(from)] = Some(nonce);
-        if let [Some(host), Some(guest)] = round.core.nonces {
-            let id = game_id(
-                &table, &settings, number, &host, &guest, &host_key, &guest_key,
-            );
-            round.core.id = Some(id);
-            round.position = Some(Position::start(size.side()).map_err(|e| e.to_string())?);
-            notes.push(Note::Opened {
-                number,
-                id,
-                first: round.core.first,
-            });
-        }
-        Ok(())
     }
 
     fn play(
@@ -761,142 +625,5 @@ impl Table {
                 let _ = Self::give_up(round, leaver, leave, seen, notes);
             }
         }
-    }
-
-    /// Decides a pending claim against `from` by this, its next frame; true when the
-    /// frame is a move or resignation that the confirmed claim makes count for nothing.
-    fn decide_claim(
-        &mut self,
-        from: Seat,
-        seq: u32,
-        seen: Option<u32>,
-        game_move: bool,
-        notes: &mut Vec<Note>,
-    ) -> bool {
-        let Some(round) = self.round.as_mut() else {
-            return false;
-        };
-        let Some(claim) = round.core.claim.as_mut() else {
-            return false;
-        };
-        if claim.claimant != from.other() || claim.decided_by.is_some() {
-            return false;
-        }
-        claim.decided_by = Some(seq);
-        let (claimant, claim_seq) = (claim.claimant, claim.seq);
-        let confirms = match claim.state {
-            ClaimState::Pending if covers(seen, claim_seq) && claim.unfounded => {
-                claim.state = ClaimState::Refuted;
-                notes.extend(self.prove(Lie {
-                    liar: claimant,
-                    seq: claim_seq,
-                    reason: UNFOUNDED.into(),
-                }));
-                false
-            }
-            ClaimState::Pending if covers(seen, claim_seq) => {
-                Self::confirm(round, notes);
-                true
-            }
-            ClaimState::Pending => {
-                claim.state = ClaimState::Refuted;
-                notes.push(Note::ClaimRefuted { claimant, by: seq });
-                false
-            }
-            ClaimState::Confirmed => true,
-            ClaimState::Refuted => false,
-        };
-        confirms && game_move
-    }
-
-    fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
-        let Some(claim) = round.core.claim.as_mut() else {
-            return;
-        };
-        claim.state = ClaimState::Confirmed;
-        if round.outcome.is_none() && round.core.lie.is_none() {
-            let outcome = Outcome {
-                winner: Some(claim.claimant),
-                reason: Reason::Forfeit,
-            };
-            round.outcome = Some(outcome);
-            round.core.ends.push((claim.claimant, claim.seq));
-            notes.push(Note::Ended(outcome));
-        }
-    }
-
-    /// Who claimed a forfeit may send nothing but a leave until it has seen the decision.
-    fn claimant_waits(
-        &self,
-        from: Seat,
-        seen: Option<u32>,
-        payload: &Payload,
-    ) -> Result<(), String> {
-        if let Some(claim) = self.round.as_ref().and_then(|r| r.core.claim)
-            && claim.claimant == from
-            && !claim.decided_by.is_some_and(|by| covers(seen, by))
-            && !matches!(payload, Payload::Leave { .. })
-        {
-            return Err("a message while its own forfeit claim waits for the other peer".into());
-        }
-        Ok(())
-    }
-
-    /// A claim by `from` that the other side owes a move past its deadline: judged
-    /// against what the claimant had seen, decided by the debtor's next frame.
-    fn forfeit_claim(
-        &mut self,
-        from: Seat,
-        seq: u32,
-        seen: Option<u32>,
-        game: &Hash,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        let other_next = self.ledger.chains[idx(from.other())].next();
-        let saw_all = other_next == 0 || seen == Some(other_next - 1);
-        let (own, debtor_left) = (self.ledger.own, self.left(from.other()));
-        let round = self.round_for(game)?;
-        if round
-            .core
-            .claim
-            .is_some_and(|c| c.state != ClaimState::Refuted)
-        {
-            return Err("a second forfeit claim for one game".into());
-        }
-        let owes = round.outcome.is_none()
-            && round.core.lie.is_none()
-            && round
-                .position
-                .as_ref()
-                .is_some_and(|p| round.seat(p.mover()) == from.other());
-        let unfounded = saw_all && !owes;
-        round.core.claim = Some(ForfeitClaim {
-            claimant: from,
-            owed: proto::Owed::Move,
-            seq,
-            state: ClaimState::Pending,
-            decided_by: None,
-            unfounded,
-        });
-        notes.push(Note::ForfeitClaimed { claimant: from });
-        if !saw_all {
-            let by = seen.map_or(0, |s| s + 1);
-            if let Some(claim) = round.core.claim.as_mut() {
-                claim.state = ClaimState::Refuted;
-                claim.decided_by = Some(by);
-            }
-            notes.push(Note::ClaimRefuted { claimant: from, by });
-        } else if own == Some(from.other()) || debtor_left {
-            // At the debtor's own table its next frame sees the claim; a debtor that
-            // left sends none, and its leave (which the claim saw) decided it.
-            if debtor_left && let Some(claim) = round.core.claim.as_mut() {
-                claim.decided_by = Some(other_next.saturating_sub(1));
-            }
-            if unfounded {
-                return Err(UNFOUNDED.into());
-            }
-            Self::confirm(round, notes);
-        }
-        Ok(())
     }
 }

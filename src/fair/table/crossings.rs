@@ -5,7 +5,7 @@
 
 use armada_proto::Payload;
 
-use super::{Acceptance, Hash, Note, Seat, Table, idx, knew_end};
+use super::{Acceptance, Hash, Note, Seat, Table, covers, idx, knew_end};
 
 impl Table {
     /// A draw acceptance takes effect at the offerer's first message that saw it;
@@ -23,7 +23,7 @@ impl Table {
             && accept.waiting()
             && accept.acceptor == from.other()
         {
-            if Self::covers(seen, accept.seq) {
+            if covers(seen, accept.seq) {
                 accept.confirmed_by = Some(seq);
                 let acceptor = accept.acceptor;
                 let game = round.game.as_mut().ok_or("no game")?;
@@ -40,7 +40,7 @@ impl Table {
         // unless it had seen the offerer's frame that made the acceptance lapse.
         if let Some(round) = self.round.as_ref()
             && round.accept.is_some_and(|a| {
-                a.acceptor == from && !a.lapsed_by.is_some_and(|by| Self::covers(seen, by))
+                a.acceptor == from && !a.lapsed_by.is_some_and(|by| covers(seen, by))
             })
             && matches!(
                 payload,
@@ -84,7 +84,7 @@ impl Table {
         if let Some((offerer, offer_seq)) = round.offer
             && offerer == from.other()
             && g.draw_offer() == Some(offerer)
-            && !Self::covers(seen, offer_seq)
+            && !covers(seen, offer_seq)
         {
             g.cross_offers(from)
                 .map_err(|e| format!("draw offer refused: {e}"))?;
@@ -123,7 +123,7 @@ impl Table {
             && p.seat == from.other()
             && p.number == number
             && g.draw_offer() == Some(from.other())
-            && !Self::covers(seen, p.seq)
+            && !covers(seen, p.seq)
         {
             round.accept = Some(Acceptance {
                 acceptor: from,
@@ -167,8 +167,8 @@ impl Table {
     ) -> Result<(), String> {
         // The other peer's leave, if this resignation did not see it.
         let l = from.other();
-        let crossed_leave = self.left(l)
-            && !Self::covers(seen, self.ledger.chains[idx(l)].next().saturating_sub(1));
+        let crossed_leave =
+            self.left(l) && !covers(seen, self.ledger.chains[idx(l)].next().saturating_sub(1));
         let round = self.round_for(game)?;
         let g = round.game.as_mut().ok_or("resigning before the start")?;
         if g.is_over() {

@@ -12,14 +12,16 @@ pub(crate) mod chain;
 mod claims;
 mod crossings;
 pub(crate) mod observer;
+pub(crate) mod protocol;
 mod round;
 mod vocab;
 
 use std::collections::HashSet;
 
-use chain::Taken;
 pub use observer::{Core, Observer, Rules};
-use round::{Acceptance, Commit, Round, describe, knew_end, owes, says};
+pub use protocol::TableNote;
+use protocol::{covers, knew_end};
+use round::{Acceptance, Commit, Round, describe, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
 use armada_proto::{self as proto, Body, Payload};
@@ -44,11 +46,138 @@ pub struct Sea;
 impl Rules for Sea {
     type Round = Round;
     type Verdict = Verdict;
+    type Note = Note;
+    const UNFOUNDED: &'static str = "a forfeit claim, but the other peer owed nothing of the kind";
+
     fn core(round: &Round) -> &Core<Verdict> {
         &round.core
     }
     fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
         &mut round.core
+    }
+    fn check_settings(settings: &proto::Settings) -> Result<(), String> {
+        wire::variant(settings.game).map_err(|e| e.to_string())?;
+        // RULES.md fixes the move timer at 15 s; the other deadlines must let a game
+        // be played, and must not let a peer stall for days.
+        let bounded = |ms: u32, low: u32, high: u32| (low..=high).contains(&ms);
+        if settings.move_ms != MOVE_MS
+            || !bounded(settings.answer_ms, 100, 120_000)
+            || !bounded(settings.reveal_ms, 100, 600_000)
+            || !bounded(settings.grace_ms, 0, 600_000)
+        {
+            return Err("the table's deadlines are outside what the rules allow".into());
+        }
+        Ok(())
+    }
+    fn new_round(table: &Table, number: u32) -> Result<Round, String> {
+        table.new_round(number)
+    }
+    fn opened(round: &mut Round, id: Hash, _: &proto::Settings) -> Result<Note, String> {
+        Ok(Note::GameOpened {
+            number: round.core.number,
+            id,
+            variant: round.variant,
+            first: round.core.first,
+        })
+    }
+    fn game_move(payload: &Payload) -> bool {
+        matches!(
+            payload,
+            Payload::Act { .. }
+                | Payload::Answer { .. }
+                | Payload::DrawOffer { .. }
+                | Payload::DrawAnswer { .. }
+                | Payload::Resign { .. }
+        )
+    }
+    fn first_look(
+        table: &mut Table,
+        from: Seat,
+        seq: u32,
+        seen: Option<u32>,
+        payload: &Payload,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        table.take_acceptance(from, seq, seen, payload, notes)
+    }
+    fn play(
+        table: &mut Table,
+        from: Seat,
+        body: &Body,
+        seen: Option<u32>,
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        table.play(from, body, seen, notes)
+    }
+    fn left(table: &mut Table, from: Seat, seq: u32, seen: Option<u32>, notes: &mut Vec<Note>) {
+        // Leaving a game under way is resigning it (see `resign_leaver`); a leave
+        // that crossed the other's resignation makes two that crossed.
+        if let Some(round) = table.round.as_mut()
+            && let Some(g) = round.game.as_mut()
+            && g.is_over()
+            && !knew_end(&round.core.ends, from, seen)
+            && g.ending()
+                .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
+        {
+            let ending = g.mutual_resignation();
+            round.core.ends.push((from, seq));
+            notes.push(Note::Ended(ending));
+        }
+    }
+    fn after_frame(table: &mut Table, notes: &mut Vec<Note>) {
+        table.resign_leaver(notes);
+    }
+    fn lie_in_game(table: &mut Table, lie: &Lie, notes: &mut Vec<Note>) -> bool {
+        match table.round.as_mut() {
+            Some(round) if round.core.lie.is_none() && round.core.settled.is_none() => {
+                round.core.lie = Some(lie.clone());
+                if let Some(game) = round.game.as_mut()
+                    && !game.is_over()
+                {
+                    round.pending = None;
+                    if let Ok(ending) = game.forfeit(lie.liar) {
+                        round.core.ends.push((lie.liar, lie.seq));
+                        notes.push(Note::Ended(ending));
+                    }
+                }
+                notes.push(Note::LieProven(lie.clone()));
+                Table::try_settle(round, notes);
+                true
+            }
+            // A lie already stands: a later one (a bad reveal after it, say) still
+            // completes what the round was waiting for.
+            Some(round) if round.core.settled.is_none() => {
+                Table::try_settle(round, notes);
+                true
+            }
+            // After the settlement a lie is kept at table level, never dropped.
+            Some(_) | None => false,
+        }
+    }
+    fn settle(table: &mut Table, notes: &mut Vec<Note>) {
+        if let Some(round) = table.round.as_mut() {
+            Table::try_settle(round, notes);
+        }
+    }
+    fn owes(round: &Round, debtor: Seat, owed: proto::Owed) -> Result<bool, String> {
+        Ok(owes(round, debtor, owed))
+    }
+    fn forfeit(round: &mut Round, claimant: Seat, seq: u32, notes: &mut Vec<Note>) {
+        if let Some(g) = round.game.as_mut()
+            && !g.is_over()
+            && let Ok(ending) = g.forfeit(claimant.other())
+        {
+            round.pending = None;
+            round.core.ends.push((claimant, seq));
+            notes.push(Note::Ended(ending));
+        }
+        Table::try_settle(round, notes);
+    }
+    fn says(settled: &Verdict, signed: &proto::WireVerdict) -> bool {
+        says(signed, settled)
+    }
+    fn describe(settled: &Verdict) -> String {
+        describe(settled)
     }
 }
 
@@ -158,30 +287,6 @@ impl Table {
             .map_or((CellSet::EMPTY, CellSet::EMPTY), |r| r.seen[idx(attacker)])
     }
 
-    /// Takes in one frame sent by `from`. On `Err` nothing changed.
-    pub fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Note>, Rejected> {
-        let (frame, seen) = match self.ledger.take(from, bytes, self.left(from))? {
-            Taken::Fresh { frame, seen } => (frame, seen),
-            Taken::Lie(lie) => return Ok(self.prove(lie)),
-        };
-        let body = &frame.body;
-        let mut notes = Vec::new();
-        match self.payload(from, body, seen, &mut notes) {
-            Ok(()) => {
-                self.resign_leaver(&mut notes);
-                Ok(notes)
-            }
-            Err(reason) => {
-                notes.extend(self.prove(Lie {
-                    liar: from,
-                    seq: body.seq,
-                    reason,
-                }));
-                Ok(notes)
-            }
-        }
-    }
-
     /// Leaving a game under way is resigning it: the round still settles, by the
     /// reveal the leaver no longer sends (a forfeit on the record). Checked after
     /// every frame, so a game that starts after a leave it crossed is resigned too.
@@ -202,8 +307,8 @@ impl Table {
             let other = leaver.other();
             let other_leave = self.ledger.chains[idx(other)].next().saturating_sub(1);
             let crossing = self.left(other)
-                && !Self::covers(self.ledger.chains[idx(leaver)].seen, other_leave)
-                && !Self::covers(self.ledger.chains[idx(other)].seen, leave);
+                && !covers(self.ledger.chains[idx(leaver)].seen, other_leave)
+                && !covers(self.ledger.chains[idx(other)].seen, leave);
             let Some(round) = self.round.as_mut() else {
                 return;
             };
@@ -236,45 +341,9 @@ impl Table {
         }
     }
 
-    /// Whether the frame that `seen` points at (the newest of the other chain seen by
-    /// a sender) is at or after the other chain's frame `seq`.
-    fn covers(seen: Option<u32>, seq: u32) -> bool {
-        seen.is_some_and(|s| s >= seq)
-    }
-
-    fn prove(&mut self, lie: Lie) -> Vec<Note> {
-        let mut notes = Vec::new();
-        match self.round.as_mut() {
-            Some(round) if round.core.lie.is_none() && round.core.settled.is_none() => {
-                round.core.lie = Some(lie.clone());
-                if let Some(game) = round.game.as_mut()
-                    && !game.is_over()
-                {
-                    round.pending = None;
-                    if let Ok(ending) = game.forfeit(lie.liar) {
-                        round.core.ends.push((lie.liar, lie.seq));
-                        notes.push(Note::Ended(ending));
-                    }
-                }
-                notes.push(Note::LieProven(lie));
-                Self::try_settle(round, &mut notes);
-            }
-            // A lie already stands: a later one (a bad reveal after it, say) still
-            // completes what the round was waiting for.
-            Some(round) if round.core.settled.is_none() => Self::try_settle(round, &mut notes),
-            // After the settlement a lie is kept at table level, never dropped.
-            Some(_) | None => {
-                if self.outside_lie.is_none() {
-                    self.outside_lie = Some((self.begun(), lie.clone()));
-                    notes.push(Note::LieProven(lie));
-                }
-            }
-        }
-        notes
-    }
-
-    #[allow(clippy::too_many_lines)]
-    fn payload(
+    /// A frame of the sea battle's own: commitments, the start, actions and answers,
+    /// draws, resignations and reveals.
+    fn play(
         &mut self,
         from: Seat,
         body: &Body,
@@ -282,108 +351,12 @@ impl Table {
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
         let seq = body.seq;
-        let game_move = matches!(
-            body.payload,
-            Payload::Act { .. }
-                | Payload::Answer { .. }
-                | Payload::DrawOffer { .. }
-                | Payload::DrawAnswer { .. }
-                | Payload::Resign { .. }
-        );
-        // A pending forfeit claim is decided by the debtor's next message; a game
-        // move that confirms it counts for nothing.
-        if self.decide_claim(from, seq, seen, game_move, notes) {
-            notes.push(Note::Void);
-            return Ok(());
-        }
-        self.claimant_waits(from, seen, &body.payload)?;
-        self.take_acceptance(from, seq, seen, &body.payload, notes)?;
         match &body.payload {
-            Payload::Hello { key, join } => {
-                if seq != 0 {
-                    return Err("a second hello".into());
-                }
-                self.ledger.set_key(from, key);
-                notes.push(Note::Hello(from));
-                // Only the guest proves the invite (the proof itself needs the secret,
-                // which no observer holds); a host's proof would mean nothing.
-                if join.is_some() != (from == Seat::Guest) {
-                    return Err(
-                        "a hello with a join proof from the host, or without one from the guest"
-                            .into(),
-                    );
-                }
-            }
-            Payload::CodeHello { key, .. } => {
-                if seq != 0 {
-                    return Err("a second hello".into());
-                }
-                // The key stands even when the hello is a lie, as a host's `Hello`
-                // with a proof does: the sender's later frames are still its own, and
-                // the record names the lie instead of refusing everything after it.
-                self.ledger.set_key(from, key);
-                notes.push(Note::Hello(from));
-                if from != Seat::Guest {
-                    return Err("a short code's hello from the host".into());
-                }
-            }
-            Payload::Settings(settings) => {
-                if from != Seat::Host || self.settings.is_some() {
-                    return Err("only the host sets the table, once".into());
-                }
-                wire::variant(settings.game).map_err(|e| e.to_string())?;
-                // RULES.md fixes the move timer at 15 s; the other deadlines must let a
-                // game be played, and must not let a peer stall for days.
-                let bounded = |ms: u32, low: u32, high: u32| (low..=high).contains(&ms);
-                if settings.move_ms != MOVE_MS
-                    || !bounded(settings.answer_ms, 100, 120_000)
-                    || !bounded(settings.reveal_ms, 100, 600_000)
-                    || !bounded(settings.grace_ms, 0, 600_000)
-                {
-                    return Err("the table's deadlines are outside what the rules allow".into());
-                }
-                self.settings = Some(*settings);
-                notes.push(Note::Settings(*settings));
-            }
-            Payload::Nonce { number, nonce } => self.nonce(from, *number, *nonce, notes)?,
             Payload::Commit {
                 game,
                 fleet,
                 contributions,
-            } => {
-                let round = self.round_for(game)?;
-                if round.commits[idx(from)].is_some() || round.game.is_some() {
-                    return Err("a second commitment in one game".into());
-                }
-                let want = if round.variant.has_weapons() {
-                    STRIKES as usize
-                } else {
-                    0
-                };
-                if contributions.len() != want {
-                    return Err(format!(
-                        "{} air-strike commitments, not {want}",
-                        contributions.len()
-                    ));
-                }
-                if let Some(other) = &round.commits[idx(from.other())] {
-                    let copied = other.fleet == *fleet
-                        || contributions
-                            .iter()
-                            .any(|c| other.contributions.contains(c));
-                    if copied {
-                        return Err("the commitment copies the other peer's".into());
-                    }
-                }
-                if contributions.iter().collect::<HashSet<_>>().len() != contributions.len() {
-                    return Err("two air-strike commitments are the same".into());
-                }
-                round.commits[idx(from)] = Some(Commit {
-                    fleet: *fleet,
-                    contributions: contributions.clone(),
-                });
-                notes.push(Note::Committed(from));
-            }
+            } => self.commit(from, game, *fleet, contributions, notes)?,
             Payload::Start { game, timer } => {
                 let round = self.round_for(game)?;
                 if from != Seat::Host
@@ -436,24 +409,6 @@ impl Table {
                 accept,
             } => self.draw_answer(from, seq, seen, (game, *number, *accept), notes)?,
             Payload::Resign { game } => self.resign(from, seq, seen, game, notes)?,
-            Payload::Lie {
-                game,
-                seq: accused,
-                reason: _,
-            } => {
-                let round = self.round_for(game)?;
-                let confirmed = round
-                    .core
-                    .lie
-                    .as_ref()
-                    .is_some_and(|l| l.liar == from.other() && l.seq == *accused);
-                if !confirmed {
-                    return Err("it accuses the other peer of a lie that is not proven".into());
-                }
-            }
-            Payload::Forfeit { game, owed } => {
-                self.forfeit_claim(from, seq, seen, game, *owed, notes)?;
-            }
             Payload::Reveal {
                 game,
                 ships,
@@ -462,65 +417,55 @@ impl Table {
             } => {
                 self.reveal(from, seen, (game, ships, salts, contributions), notes)?;
             }
-            Payload::Verdict { game, verdict } => {
-                let round = self.round_for(game)?;
-                if round.core.verdicts[idx(from)].is_some() {
-                    return Err("a second verdict for one game".into());
-                }
-                // A verdict is a signed claim like any other: it must say what the
-                // frames its sender had seen prove.
-                let settled = round
-                    .core
-                    .settled
-                    .as_ref()
-                    .ok_or("a verdict before the game was settled")?;
-                if !says(verdict, settled) {
-                    return Err(format!(
-                        "a verdict that contradicts the record (which says: {})",
-                        describe(settled)
-                    ));
-                }
-                round.core.verdicts[idx(from)] = Some(verdict.clone());
-                notes.push(Note::VerdictSent {
-                    seat: from,
-                    verdict: verdict.clone(),
-                });
-            }
-            Payload::PlayAgain { number } => {
-                let both = self.play_again(from, seq, *number)?;
-                notes.push(Note::PlayAgain(from));
-                if both {
-                    self.begin_next(Self::new_round)?;
-                }
-            }
-            Payload::Move { .. } => {
-                return Err("an Archimedes move at a sea battle's table".into());
-            }
-            Payload::Leave { reason } => {
-                self.leavers.push(from);
-                notes.push(Note::Left {
-                    seat: from,
-                    reason: reason.clone(),
-                });
-                // Leaving a game under way is resigning it (see `resign_leaver`); a
-                // leave that crossed the other's resignation makes two that crossed.
-                if let Some(round) = self.round.as_mut()
-                    && let Some(g) = round.game.as_mut()
-                    && g.is_over()
-                    && !knew_end(&round.core.ends, from, seen)
-                    && g.ending()
-                        .is_some_and(|e| e.reason == crate::rules::EndReason::Resigned)
-                {
-                    let ending = g.mutual_resignation();
-                    round.core.ends.push((from, seq));
-                    notes.push(Note::Ended(ending));
-                }
-            }
+            _ => return Err("an Archimedes move at a sea battle's table".into()),
         }
         Ok(())
     }
-}
 
+    /// `from` commits to its fleet (and its air-strike contributions) in `game`.
+    fn commit(
+        &mut self,
+        from: Seat,
+        game: &Hash,
+        fleet: Hash,
+        contributions: &[Hash],
+        notes: &mut Vec<Note>,
+    ) -> Result<(), String> {
+        let round = self.round_for(game)?;
+        if round.commits[idx(from)].is_some() || round.game.is_some() {
+            return Err("a second commitment in one game".into());
+        }
+        let want = if round.variant.has_weapons() {
+            STRIKES as usize
+        } else {
+            0
+        };
+        if contributions.len() != want {
+            return Err(format!(
+                "{} air-strike commitments, not {want}",
+                contributions.len()
+            ));
+        }
+        if let Some(other) = &round.commits[idx(from.other())] {
+            let copied = other.fleet == fleet
+                || contributions
+                    .iter()
+                    .any(|c| other.contributions.contains(c));
+            if copied {
+                return Err("the commitment copies the other peer's".into());
+            }
+        }
+        if contributions.iter().collect::<HashSet<_>>().len() != contributions.len() {
+            return Err("two air-strike commitments are the same".into());
+        }
+        round.commits[idx(from)] = Some(Commit {
+            fleet,
+            contributions: contributions.to_vec(),
+        });
+        notes.push(Note::Committed(from));
+        Ok(())
+    }
+}
 /// The id of game `number` at a table: binds the table, its settings, both nonces and both keys.
 pub fn game_id(
     table: &Hash,

@@ -6,22 +6,84 @@
 
 use std::collections::VecDeque;
 
-use armada_proto::{self as proto, PROTOCOL_VERSION};
+use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
 
 use super::chain::Ledger;
+use super::protocol::TableNote;
 use super::{ClaimState, ForfeitClaim, Lie};
 use crate::fair::hash::Hash;
 use crate::fair::wire;
 use crate::rules::Seat;
 
-/// A game as a table plays it: the state of one game, and how a settled one ends.
-pub trait Rules: Clone + std::fmt::Debug + 'static {
+/// A game as a table plays it: the state of one game, how its frames change it and
+/// how a settled one ends. The table's own frames (hellos, settings, nonces,
+/// accusations, forfeit claims, verdicts, play again, leaves) are handled once, in
+/// `protocol.rs`; everything else a frame can say goes to [`Rules::play`].
+pub trait Rules: Clone + std::fmt::Debug + Sized + 'static {
     /// One game's state at the table, around the [`Core`] every game's round has.
     type Round: Clone + std::fmt::Debug;
     /// A settled game's outcome, as both sides sign it.
     type Verdict: Clone + std::fmt::Debug;
+    /// What the observer learns from one frame: the table's notes among the game's.
+    type Note: From<TableNote<Self::Verdict>>;
+    /// Why a forfeit claim whose debtor owed nothing of the kind is a lie.
+    const UNFOUNDED: &'static str;
+
     fn core(round: &Self::Round) -> &Core<Self::Verdict>;
     fn core_mut(round: &mut Self::Round) -> &mut Core<Self::Verdict>;
+    /// Whether the host's settings are this game's, within what its rules allow.
+    fn check_settings(settings: &proto::Settings) -> Result<(), String>;
+    /// Game `number`'s round, before its nonces (the settings are in).
+    fn new_round(table: &Observer<Self>, number: u32) -> Result<Self::Round, String>;
+    /// Both nonces are in and the round has its id: the game opens.
+    fn opened(
+        round: &mut Self::Round,
+        id: Hash,
+        settings: &proto::Settings,
+    ) -> Result<Self::Note, String>;
+    /// Whether a frame is a move of the game, one a confirmed forfeit claim voids.
+    fn game_move(payload: &Payload) -> bool;
+    /// Looks at every frame before it is taken in (a draw acceptance decided by the
+    /// offerer's next frame, say).
+    fn first_look(
+        table: &mut Observer<Self>,
+        from: Seat,
+        seq: u32,
+        seen: Option<u32>,
+        payload: &Payload,
+        notes: &mut Vec<Self::Note>,
+    ) -> Result<(), String>;
+    /// Takes in a frame that is not the table's own; `Err` is the lie it tells.
+    fn play(
+        table: &mut Observer<Self>,
+        from: Seat,
+        body: &Body,
+        seen: Option<u32>,
+        notes: &mut Vec<Self::Note>,
+    ) -> Result<(), String>;
+    /// `from` left the table with its frame `seq`.
+    fn left(
+        table: &mut Observer<Self>,
+        from: Seat,
+        seq: u32,
+        seen: Option<u32>,
+        notes: &mut Vec<Self::Note>,
+    );
+    /// After each frame taken in: a leaver's resignation, a settlement.
+    fn after_frame(table: &mut Observer<Self>, notes: &mut Vec<Self::Note>);
+    /// Whether the game under way takes `lie` (the liar loses it); `false` makes it
+    /// the table's.
+    fn lie_in_game(table: &mut Observer<Self>, lie: &Lie, notes: &mut Vec<Self::Note>) -> bool;
+    /// Settles the game under way if nothing can change its end any more.
+    fn settle(table: &mut Observer<Self>, notes: &mut Vec<Self::Note>);
+    /// Whether `debtor` owes `owed` as things stand; `Err` if this game never owes it.
+    fn owes(round: &Self::Round, debtor: Seat, owed: proto::Owed) -> Result<bool, String>;
+    /// A forfeit claim by `claimant` (its frame `seq`) was confirmed: the debtor loses.
+    fn forfeit(round: &mut Self::Round, claimant: Seat, seq: u32, notes: &mut Vec<Self::Note>);
+    /// Whether a signed verdict says the settled one.
+    fn says(settled: &Self::Verdict, signed: &proto::WireVerdict) -> bool;
+    /// The settled verdict in words, for a lie that contradicts it.
+    fn describe(settled: &Self::Verdict) -> String;
 }
 
 /// What a frame that names a game another than its sender's current one is.
@@ -312,7 +374,7 @@ impl<G: Rules> Observer<G> {
     /// new round.
     pub(crate) fn begin_next(
         &mut self,
-        next: impl FnOnce(&Self, u32) -> Result<G::Round, String>,
+        next: fn(&Self, u32) -> Result<G::Round, String>,
     ) -> Result<(), String> {
         let Some(round) = self.round.take() else {
             return Ok(());

@@ -5,7 +5,6 @@
 use armada_proto as proto;
 
 use super::Core;
-use super::observer::OTHER_GAME;
 
 use crate::fair::commit::{Binding, root_of};
 use crate::fair::hash::Hash;
@@ -16,7 +15,8 @@ use crate::rules::{
 };
 
 use super::{
-    ClaimState, FIT_BUDGET, HashSet, Lie, Note, Pending, Played, Table, Verdict, game_id, idx, wire,
+    ClaimState, FIT_BUDGET, HashSet, Lie, Note, Pending, Played, Table, Verdict, idx, knew_end,
+    wire,
 };
 
 #[derive(Clone, Debug)]
@@ -109,52 +109,6 @@ impl Table {
             reveals: [None, None],
             revealed: [false; 2],
         })
-    }
-
-    pub(super) fn nonce(
-        &mut self,
-        from: Seat,
-        number: u32,
-        nonce: Hash,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        if self.round.is_none() && number == 0 {
-            if self.ledger.keys.iter().any(Option::is_none) {
-                return Err("a nonce before both hellos".into());
-            }
-            self.round = Some(self.new_round(0)?);
-        }
-        let settings = self.settings.ok_or("a nonce before the table's settings")?;
-        let (host_key, guest_key) = (
-            self.ledger.keys[0].unwrap_or_default(),
-            self.ledger.keys[1].unwrap_or_default(),
-        );
-        let table = self.id();
-        let round = self.round.as_mut().ok_or("a nonce outside a game")?;
-        if round.core.number != number || round.core.nonces[idx(from)].is_some() {
-            return Err("a nonce for the wrong game, or a second one".into());
-        }
-        round.core.nonces[idx(from)] = Some(nonce);
-        if let [Some(host), Some(guest)] = round.core.nonces {
-            let id = game_id(
-                &table, &settings, number, &host, &guest, &host_key, &guest_key,
-            );
-            round.core.id = Some(id);
-            notes.push(Note::GameOpened {
-                number,
-                id,
-                variant: round.variant,
-                first: round.core.first,
-            });
-        }
-        Ok(())
-    }
-
-    pub(super) fn round_for(&mut self, game: &Hash) -> Result<&mut Round, String> {
-        match self.round.as_mut() {
-            Some(round) if round.core.id.as_ref() == Some(game) => Ok(round),
-            _ => Err(OTHER_GAME.into()),
-        }
     }
 
     #[allow(clippy::type_complexity)]
@@ -471,24 +425,6 @@ impl Table {
         Ok(())
     }
 
-    /// A forfeit claim stands: the debtor loses the game, if it was still on.
-    pub(super) fn confirm(round: &mut Round, notes: &mut Vec<Note>) {
-        let Some(claim) = round.core.claim.as_mut() else {
-            return;
-        };
-        claim.state = ClaimState::Confirmed;
-        let (claimant, seq) = (claim.claimant, claim.seq);
-        if let Some(g) = round.game.as_mut()
-            && !g.is_over()
-            && let Ok(ending) = g.forfeit(claimant.other())
-        {
-            round.pending = None;
-            round.core.ends.push((claimant, seq));
-            notes.push(Note::Ended(ending));
-        }
-        Self::try_settle(round, notes);
-    }
-
     pub(super) fn try_settle(round: &mut Round, notes: &mut Vec<Note>) {
         if round.core.settled.is_some() {
             return;
@@ -563,14 +499,6 @@ pub(super) fn describe(verdict: &Verdict) -> String {
         Verdict::Lie(lie) => lie.to_string(),
         Verdict::Incomplete(why) => format!("incomplete: {why}"),
     }
-}
-
-/// Whether `from`, having seen the other chain up to `seen`, knew the game was
-/// over: one of the frames that ended it is its own or one it had seen. A frame
-/// sent without that knowledge crossed the end.
-pub(super) fn knew_end(ends: &[(Seat, u32)], from: Seat, seen: Option<u32>) -> bool {
-    ends.iter()
-        .any(|&(seat, seq)| seat == from || Table::covers(seen, seq))
 }
 
 /// The attacker's view of the enemy sea: checked openings and nothing else.

@@ -134,6 +134,24 @@ pub enum Note {
     Void,
 }
 
+impl From<super::TableNote<Verdict>> for Note {
+    fn from(note: super::TableNote<Verdict>) -> Self {
+        use super::TableNote as T;
+        match note {
+            T::Hello(seat) => Self::Hello(seat),
+            T::Settings(settings) => Self::Settings(settings),
+            T::LieProven(lie) => Self::LieProven(lie),
+            T::ForfeitClaimed { claimant, owed } => Self::ForfeitClaimed { claimant, owed },
+            T::ClaimRefuted { claimant, by } => Self::ClaimRefuted { claimant, by },
+            T::Settled(verdict) => Self::Settled(verdict),
+            T::VerdictSent { seat, verdict } => Self::VerdictSent { seat, verdict },
+            T::PlayAgain(seat) => Self::PlayAgain(seat),
+            T::Left { seat, reason } => Self::Left { seat, reason },
+            T::Void => Self::Void,
+        }
+    }
+}
+
 /// The outcome of one game after the reveals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -176,8 +194,6 @@ pub struct ForfeitClaim {
     /// a lie, proven when the claim is confirmed.
     pub unfounded: bool,
 }
-
-pub(super) const UNFOUNDED: &str = "a forfeit claim, but the other peer owed nothing of the kind";
 
 impl ForfeitClaim {
     /// What the claim says, in words.
