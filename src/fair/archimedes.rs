@@ -19,13 +19,14 @@
 //! Architecture invariant: as `fair::table` — no secrets, no clock, no IO; a
 //! rejected frame changes nothing; a signed frame that breaks a rule is a lie.
 
-use armada_proto::{self as proto, Body, Payload, WireVerdict};
+use crate::fair::table::observer::rounds;
+use armada_proto::{self as proto, Payload, WireVerdict};
 
 use crate::archimedes::{self as arch, Move, Position, SIZES, Side};
 use crate::fair::hash::Hash;
 use crate::fair::table::chain::Chain;
-use crate::fair::table::protocol::{covers, end_final, knew_end};
-use crate::fair::table::{ClaimState, Core, Lie, Observer, Rules, TableNote};
+use crate::fair::table::protocol::{covers, end_final, game_notes, knew_end};
+use crate::fair::table::{ClaimState, Core, Heard, Lie, Observer, Rules};
 use crate::fair::wire;
 use crate::rules::{BoardSize, Seat};
 
@@ -131,61 +132,21 @@ pub struct Step {
     pub played: arch::Played,
 }
 
-/// What the observer learnt from one accepted frame.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Note {
-    Hello(Seat),
-    Settings(proto::Settings),
-    /// Both nonces are in: game `number` has its id and starts; `first` moves first
-    /// and commands the bottom-left fleet.
-    Opened {
-        number: u32,
-        id: Hash,
-        first: Seat,
-    },
-    Moved(Step),
-    /// A move made void by a resignation that had not seen it.
-    Undone(Step),
-    Ended(Outcome),
-    LieProven(Lie),
-    ForfeitClaimed {
-        claimant: Seat,
-        owed: proto::Owed,
-    },
-    /// The debtor's message `by` was sent before the claim arrived: the claim is void.
-    ClaimRefuted {
-        claimant: Seat,
-        by: u32,
-    },
-    Settled(Verdict),
-    VerdictSent {
-        seat: Seat,
-        verdict: WireVerdict,
-    },
-    PlayAgain(Seat),
-    Left {
-        seat: Seat,
-        reason: String,
-    },
-    /// A frame that crossed the end of the game: it changes nothing.
-    Void,
-}
-
-impl From<TableNote<Verdict>> for Note {
-    fn from(note: TableNote<Verdict>) -> Self {
-        use TableNote as T;
-        match note {
-            T::Hello(seat) => Self::Hello(seat),
-            T::Settings(settings) => Self::Settings(settings),
-            T::LieProven(lie) => Self::LieProven(lie),
-            T::ForfeitClaimed { claimant, owed } => Self::ForfeitClaimed { claimant, owed },
-            T::ClaimRefuted { claimant, by } => Self::ClaimRefuted { claimant, by },
-            T::Settled(verdict) => Self::Settled(verdict),
-            T::VerdictSent { seat, verdict } => Self::VerdictSent { seat, verdict },
-            T::PlayAgain(seat) => Self::PlayAgain(seat),
-            T::Left { seat, reason } => Self::Left { seat, reason },
-            T::Void => Self::Void,
-        }
+game_notes! {
+    /// What the observer learnt from one accepted frame.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Note for Verdict {
+        /// Both nonces are in: game `number` has its id and starts; `first` moves first
+        /// and commands the bottom-left fleet.
+        Opened {
+            number: u32,
+            id: Hash,
+            first: Seat,
+        },
+        Moved(Step),
+        /// A move made void by a resignation that had not seen it.
+        Undone(Step),
+        Ended(Outcome),
     }
 }
 
@@ -229,17 +190,8 @@ impl Round {
 pub struct Archimedes;
 
 impl Rules for Archimedes {
-    type Round = Round;
-    type Verdict = Verdict;
-    type Note = Note;
+    rounds!(Round, Verdict, Note);
     const UNFOUNDED: &'static str = "a forfeit claim, but the other peer owed no move";
-
-    fn core(round: &Round) -> &Core<Verdict> {
-        &round.core
-    }
-    fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
-        &mut round.core
-    }
     fn check_settings(settings: &proto::Settings) -> Result<(), String> {
         check_settings(settings).map(|_| ())
     }
@@ -264,23 +216,8 @@ impl Rules for Archimedes {
     fn game_move(payload: &Payload) -> bool {
         matches!(payload, Payload::Move { .. } | Payload::Resign { .. })
     }
-    fn first_look(
-        _: &mut Table,
-        _: Seat,
-        _: u32,
-        _: Option<u32>,
-        _: &Payload,
-        _: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        Ok(())
-    }
-    fn play(
-        table: &mut Table,
-        from: Seat,
-        body: &Body,
-        seen: Option<u32>,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
+    fn play(table: &mut Table, frame: Heard<'_>, notes: &mut Vec<Note>) -> Result<(), String> {
+        let Heard { from, body, seen } = frame;
         let seq = body.seq;
         match &body.payload {
             Payload::Move {
@@ -299,7 +236,6 @@ impl Rules for Archimedes {
             _ => Err("a sea battle's message at an Archimedes table".into()),
         }
     }
-    fn left(_: &mut Table, _: Seat, _: u32, _: Option<u32>, _: &mut Vec<Note>) {}
     fn after_frame(table: &mut Table, notes: &mut Vec<Note>) {
         table.resign_leaver(notes);
         table.try_settle(notes);

@@ -5,19 +5,18 @@
 
 use armada_proto::Payload;
 
-use super::{Acceptance, Hash, Note, Seat, Table, covers, idx, knew_end};
+use super::{Acceptance, Hash, Heard, Note, Seat, Table, covers, idx, knew_end};
 
 impl Table {
     /// A draw acceptance takes effect at the offerer's first message that saw it;
     /// until the offerer's frame decides it, the acceptor is bound by it.
     pub(super) fn take_acceptance(
         &mut self,
-        from: Seat,
-        seq: u32,
-        seen: Option<u32>,
-        payload: &Payload,
+        frame: Heard<'_>,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
+        let Heard { from, body, seen } = frame;
+        let (seq, payload) = (body.seq, &body.payload);
         if let Some(round) = self.round.as_mut()
             && let Some(accept) = round.accept.as_mut()
             && accept.waiting()

@@ -18,13 +18,14 @@ mod vocab;
 
 use std::collections::HashSet;
 
+use observer::rounds;
 pub use observer::{Core, Observer, Rules};
-pub use protocol::TableNote;
+pub use protocol::{Heard, TableNote};
 use protocol::{covers, knew_end};
 use round::{Acceptance, Commit, Round, describe, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
 
-use armada_proto::{self as proto, Body, Payload};
+use armada_proto::{self as proto, Payload};
 
 use crate::fair::hash::{Hash, label, labelled};
 use crate::fair::shared::STRIKES;
@@ -44,17 +45,8 @@ pub const MOVE_MS: u32 = 15_000;
 pub struct Sea;
 
 impl Rules for Sea {
-    type Round = Round;
-    type Verdict = Verdict;
-    type Note = Note;
+    rounds!(Round, Verdict, Note);
     const UNFOUNDED: &'static str = "a forfeit claim, but the other peer owed nothing of the kind";
-
-    fn core(round: &Round) -> &Core<Verdict> {
-        &round.core
-    }
-    fn core_mut(round: &mut Round) -> &mut Core<Verdict> {
-        &mut round.core
-    }
     fn check_settings(settings: &proto::Settings) -> Result<(), String> {
         wire::variant(settings.game).map_err(|e| e.to_string())?;
         // RULES.md fixes the move timer at 15 s; the other deadlines must let a game
@@ -92,22 +84,13 @@ impl Rules for Sea {
     }
     fn first_look(
         table: &mut Table,
-        from: Seat,
-        seq: u32,
-        seen: Option<u32>,
-        payload: &Payload,
+        frame: Heard<'_>,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        table.take_acceptance(from, seq, seen, payload, notes)
+        table.take_acceptance(frame, notes)
     }
-    fn play(
-        table: &mut Table,
-        from: Seat,
-        body: &Body,
-        seen: Option<u32>,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
-        table.play(from, body, seen, notes)
+    fn play(table: &mut Table, frame: Heard<'_>, notes: &mut Vec<Note>) -> Result<(), String> {
+        table.play(frame, notes)
     }
     fn left(table: &mut Table, from: Seat, seq: u32, seen: Option<u32>, notes: &mut Vec<Note>) {
         // Leaving a game under way is resigning it (see `resign_leaver`); a leave
@@ -343,13 +326,8 @@ impl Table {
 
     /// A frame of the sea battle's own: commitments, the start, actions and answers,
     /// draws, resignations and reveals.
-    fn play(
-        &mut self,
-        from: Seat,
-        body: &Body,
-        seen: Option<u32>,
-        notes: &mut Vec<Note>,
-    ) -> Result<(), String> {
+    fn play(&mut self, frame: Heard<'_>, notes: &mut Vec<Note>) -> Result<(), String> {
+        let Heard { from, body, seen } = frame;
         let seq = body.seq;
         match &body.payload {
             Payload::Commit {

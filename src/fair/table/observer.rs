@@ -6,10 +6,10 @@
 
 use std::collections::VecDeque;
 
-use armada_proto::{self as proto, Body, PROTOCOL_VERSION, Payload};
+use armada_proto::{self as proto, PROTOCOL_VERSION, Payload};
 
 use super::chain::Ledger;
-use super::protocol::TableNote;
+use super::protocol::{Heard, TableNote};
 use super::{ClaimState, ForfeitClaim, Lie};
 use crate::fair::hash::Hash;
 use crate::fair::wire;
@@ -44,31 +44,32 @@ pub trait Rules: Clone + std::fmt::Debug + Sized + 'static {
     /// Whether a frame is a move of the game, one a confirmed forfeit claim voids.
     fn game_move(payload: &Payload) -> bool;
     /// Looks at every frame before it is taken in (a draw acceptance decided by the
-    /// offerer's next frame, say).
+    /// offerer's next frame, say); nothing by default.
     fn first_look(
         table: &mut Observer<Self>,
-        from: Seat,
-        seq: u32,
-        seen: Option<u32>,
-        payload: &Payload,
+        frame: Heard<'_>,
         notes: &mut Vec<Self::Note>,
-    ) -> Result<(), String>;
+    ) -> Result<(), String> {
+        let _ = (table, frame, notes);
+        Ok(())
+    }
     /// Takes in a frame that is not the table's own; `Err` is the lie it tells.
     fn play(
         table: &mut Observer<Self>,
-        from: Seat,
-        body: &Body,
-        seen: Option<u32>,
+        frame: Heard<'_>,
         notes: &mut Vec<Self::Note>,
     ) -> Result<(), String>;
-    /// `from` left the table with its frame `seq`.
+    /// `from` left the table with its frame `seq` (a game under way is resigned in
+    /// [`Rules::after_frame`]); nothing more by default.
     fn left(
         table: &mut Observer<Self>,
         from: Seat,
         seq: u32,
         seen: Option<u32>,
         notes: &mut Vec<Self::Note>,
-    );
+    ) {
+        let _ = (table, from, seq, seen, notes);
+    }
     /// After each frame taken in: a leaver's resignation, a settlement.
     fn after_frame(table: &mut Observer<Self>, notes: &mut Vec<Self::Note>);
     /// Whether the game under way takes `lie` (the liar loses it); `false` makes it
@@ -85,6 +86,23 @@ pub trait Rules: Clone + std::fmt::Debug + Sized + 'static {
     /// The settled verdict in words, for a lie that contradicts it.
     fn describe(settled: &Self::Verdict) -> String;
 }
+
+/// The associated types every [`Rules`] impl names, and the accessors of its round's
+/// `core` field: `rounds!(Round, Verdict, Note);` inside the impl.
+macro_rules! rounds {
+    ($round:ty, $verdict:ty, $note:ty) => {
+        type Round = $round;
+        type Verdict = $verdict;
+        type Note = $note;
+        fn core(round: &$round) -> &$crate::fair::table::Core<$verdict> {
+            &round.core
+        }
+        fn core_mut(round: &mut $round) -> &mut $crate::fair::table::Core<$verdict> {
+            &mut round.core
+        }
+    };
+}
+pub(crate) use rounds;
 
 /// What a frame that names a game another than its sender's current one is.
 pub(crate) const OTHER_GAME: &str = "the message names another game";

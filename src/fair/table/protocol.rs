@@ -41,8 +41,75 @@ pub enum TableNote<V> {
         seat: Seat,
         reason: String,
     },
-    /// A frame that crossed the end of the game: it changes nothing.
+    /// A frame that crossed the end of the game (or a lapsed offer): it changes
+    /// nothing.
     Void,
+}
+
+/// A game's note type: the game's own variants as written, then the table's (those
+/// of [`TableNote`], which converts into it). A game declares its notes with it once,
+/// so every game's notes say the table's news in the same words.
+macro_rules! game_notes {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident for $verdict:ty { $($own:tt)* }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($own)*
+            /// The table's news (see `TableNote`).
+            Hello($crate::rules::Seat),
+            Settings(armada_proto::Settings),
+            LieProven($crate::fair::table::Lie),
+            ForfeitClaimed {
+                claimant: $crate::rules::Seat,
+                owed: armada_proto::Owed,
+            },
+            ClaimRefuted {
+                claimant: $crate::rules::Seat,
+                by: u32,
+            },
+            Settled($verdict),
+            VerdictSent {
+                seat: $crate::rules::Seat,
+                verdict: armada_proto::WireVerdict,
+            },
+            PlayAgain($crate::rules::Seat),
+            Left {
+                seat: $crate::rules::Seat,
+                reason: String,
+            },
+            Void,
+        }
+
+        impl From<$crate::fair::table::TableNote<$verdict>> for $name {
+            fn from(note: $crate::fair::table::TableNote<$verdict>) -> Self {
+                use $crate::fair::table::TableNote as T;
+                match note {
+                    T::Hello(seat) => Self::Hello(seat),
+                    T::Settings(settings) => Self::Settings(settings),
+                    T::LieProven(lie) => Self::LieProven(lie),
+                    T::ForfeitClaimed { claimant, owed } => Self::ForfeitClaimed { claimant, owed },
+                    T::ClaimRefuted { claimant, by } => Self::ClaimRefuted { claimant, by },
+                    T::Settled(verdict) => Self::Settled(verdict),
+                    T::VerdictSent { seat, verdict } => Self::VerdictSent { seat, verdict },
+                    T::PlayAgain(seat) => Self::PlayAgain(seat),
+                    T::Left { seat, reason } => Self::Left { seat, reason },
+                    T::Void => Self::Void,
+                }
+            }
+        }
+    };
+}
+pub(crate) use game_notes;
+
+/// A frame as the table takes it in: its sender, its body, and the newest frame of
+/// the other chain its sender had seen.
+#[derive(Clone, Copy, Debug)]
+pub struct Heard<'a> {
+    pub from: Seat,
+    pub body: &'a Body,
+    pub seen: Option<u32>,
 }
 
 /// Whether the other chain's frame `seq` is at or before what `seen` points at (the
@@ -121,7 +188,8 @@ impl<G: Rules> Observer<G> {
             return Ok(());
         }
         self.claimant_waits(from, seen, &body.payload)?;
-        G::first_look(self, from, seq, seen, &body.payload, notes)?;
+        let heard = Heard { from, body, seen };
+        G::first_look(self, heard, notes)?;
         match &body.payload {
             Payload::Hello { key, join } => {
                 self.hello(from, seq, key, notes)?;
@@ -188,7 +256,7 @@ impl<G: Rules> Observer<G> {
                 );
                 G::left(self, from, seq, seen, notes);
             }
-            _ => G::play(self, from, body, seen, notes)?,
+            _ => G::play(self, heard, notes)?,
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 use armada_proto as proto;
 use thiserror::Error;
 
+use super::protocol::game_notes;
 use crate::fair::hash::Hash;
 use crate::rules::{Action, Ending, Game, Report, Seat, ShellOrder, Variant};
 
@@ -67,88 +68,45 @@ impl std::fmt::Display for Lie {
     }
 }
 
-/// What the observer learnt from one accepted frame.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Note {
-    Hello(Seat),
-    Settings(proto::Settings),
-    /// Both nonces are in: game `number` has its id; fleets may be placed.
-    GameOpened {
-        number: u32,
-        id: Hash,
-        variant: Variant,
-        first: Seat,
-    },
-    Committed(Seat),
-    /// The host started the game; `timer`: whether the move timer runs in it.
-    Started {
-        timer: bool,
-    },
-    /// An action waits for its answer.
-    Acted {
-        seat: Seat,
-        number: u32,
-        action: Action,
-        timeout: bool,
-    },
-    /// An action was answered and checked.
-    Resolved {
-        seat: Seat,
-        number: u32,
-        report: Report,
-        /// The move timer fired this shot for `seat`.
-        timeout: bool,
-    },
-    DrawOffered(Seat),
-    /// Two offers crossed: both lapsed, and the game goes on.
-    DrawOffersCrossed,
-    DrawDeclined(Seat),
-    /// The draw was accepted; it takes effect when the offerer confirms.
-    DrawAccepted(Seat),
-    Ended(Ending),
-    LieProven(Lie),
-    /// A forfeit claim, pending until the debtor's next message answers it.
-    ForfeitClaimed {
-        claimant: Seat,
-        owed: proto::Owed,
-    },
-    /// The debtor's message `by` was sent before the claim arrived: the debtor was
-    /// not absent, the claim is void and the game goes on.
-    ClaimRefuted {
-        claimant: Seat,
-        by: u32,
-    },
-    Revealed(Seat),
-    /// Both sides' outcomes are settled: `None` while a reveal is missing.
-    Settled(Verdict),
-    VerdictSent {
-        seat: Seat,
-        verdict: proto::WireVerdict,
-    },
-    PlayAgain(Seat),
-    Left {
-        seat: Seat,
-        reason: String,
-    },
-    /// A frame that crossed the end of the game (or a lapsed offer): it changes nothing.
-    Void,
-}
-
-impl From<super::TableNote<Verdict>> for Note {
-    fn from(note: super::TableNote<Verdict>) -> Self {
-        use super::TableNote as T;
-        match note {
-            T::Hello(seat) => Self::Hello(seat),
-            T::Settings(settings) => Self::Settings(settings),
-            T::LieProven(lie) => Self::LieProven(lie),
-            T::ForfeitClaimed { claimant, owed } => Self::ForfeitClaimed { claimant, owed },
-            T::ClaimRefuted { claimant, by } => Self::ClaimRefuted { claimant, by },
-            T::Settled(verdict) => Self::Settled(verdict),
-            T::VerdictSent { seat, verdict } => Self::VerdictSent { seat, verdict },
-            T::PlayAgain(seat) => Self::PlayAgain(seat),
-            T::Left { seat, reason } => Self::Left { seat, reason },
-            T::Void => Self::Void,
-        }
+game_notes! {
+    /// What the observer learnt from one accepted frame.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Note for Verdict {
+        /// Both nonces are in: game `number` has its id; fleets may be placed.
+        GameOpened {
+            number: u32,
+            id: Hash,
+            variant: Variant,
+            first: Seat,
+        },
+        Committed(Seat),
+        /// The host started the game; `timer`: whether the move timer runs in it.
+        Started {
+            timer: bool,
+        },
+        /// An action waits for its answer.
+        Acted {
+            seat: Seat,
+            number: u32,
+            action: Action,
+            timeout: bool,
+        },
+        /// An action was answered and checked.
+        Resolved {
+            seat: Seat,
+            number: u32,
+            report: Report,
+            /// The move timer fired this shot for `seat`.
+            timeout: bool,
+        },
+        DrawOffered(Seat),
+        /// Two offers crossed: both lapsed, and the game goes on.
+        DrawOffersCrossed,
+        DrawDeclined(Seat),
+        /// The draw was accepted; it takes effect when the offerer confirms.
+        DrawAccepted(Seat),
+        Ended(Ending),
+        Revealed(Seat),
     }
 }
 
