@@ -12,8 +12,6 @@
 //! threads; the only randomness it draws is its nonces; every frame it sends goes
 //! through its own table first.
 
-use std::collections::VecDeque;
-
 use armada_proto::{self as proto, Payload};
 
 use crate::archimedes::Move;
@@ -252,20 +250,7 @@ impl Session {
     /// Hands the notes out and follows up what is owed without being asked: the
     /// host's hello and settings, the next nonce, the verdict; then the deadline.
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
-        let mut work: VecDeque<Note> = notes.into();
-        loop {
-            while let Some(note) = work.pop_front() {
-                if matches!(note, Note::Hello(seat) if seat != self.wire.me && self.wire.me == Seat::Host)
-                {
-                    work.extend(self.wire.greet());
-                }
-                self.wire.events.push_back(Event::Table(note));
-            }
-            let Some(more) = self.owed_frame() else {
-                break;
-            };
-            work.extend(more);
-        }
+        self.pump(notes);
         // The other side's clock runs from the moment its move became due here.
         self.waiting_since = match (self.wire.table.mover(), self.waiting_since) {
             (Some(mover), since)
@@ -277,14 +262,8 @@ impl Session {
         };
     }
 
-    /// A frame this side owes without being asked: the next nonce, or its verdict.
+    /// A frame this side owes without being asked: its verdict, or a leave's next step.
     fn owed_frame(&mut self) -> Option<Vec<Note>> {
-        if self.wire.table.left(self.wire.me) {
-            return None;
-        }
-        if self.wire.table.nonce_due(self.wire.me).is_some() {
-            return self.wire.nonce();
-        }
         if let (Some(verdict), Some(game)) = (
             self.wire.table.verdict_due(self.wire.me),
             self.wire.table.game_id(),
@@ -340,13 +319,16 @@ impl Wired for Session {
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
         Session::react(self, now, notes);
     }
+    fn unasked(&mut self) -> Option<Vec<Note>> {
+        self.owed_frame()
+    }
     /// Nobody is coming: what the other side owes is claimed at once.
     fn peer_left(&mut self, now: Millis) {
         self.waiting_since = self.waiting_since.map(|_| now);
     }
 }
 
-super::endpoint::told_events!(Event);
+super::endpoint::told_events!(Event, Note);
 
 const MAGIC: [u8; 8] = *b"ARMADA\0A";
 

@@ -14,7 +14,7 @@ use crate::fair::code::{CodeKey, code_proof};
 use crate::fair::hash::Hash;
 use crate::fair::secret::Secret;
 use crate::fair::sign::Identity;
-use crate::fair::table::{Lie, Rejected, join_proof, table_id};
+use crate::fair::table::{Observer, Rejected, Rules, TableNotes, join_proof, table_id};
 use crate::fair::wire;
 use crate::rules::Seat;
 
@@ -27,7 +27,7 @@ const CODE_KEYS: usize = 8;
 /// both chains, and taking a frame in.
 pub trait Observe: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// What the observer learnt from one accepted frame.
-    type Note: Clone + std::fmt::Debug;
+    type Note: Clone + std::fmt::Debug + TableNotes;
     /// A table that checks every frame, both sides' (what `verify` and a replay use).
     fn checking(id: Hash) -> Self;
     /// The observer a session keeps: frames from `me` are its own.
@@ -46,61 +46,51 @@ pub trait Observe: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn nonce_due(&self, seat: Seat) -> Option<u32>;
     /// Takes in one frame sent by `from`. On `Err` nothing changed.
     fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Self::Note>, Rejected>;
-    /// The lie a note proves, if it is one.
-    fn lie(note: &Self::Note) -> Option<&Lie>;
+    /// Whether `seat` left the table.
+    fn left(&self, seat: Seat) -> bool;
 }
 
-/// Implements [`Observe`] for a table whose inherent methods have those names.
-macro_rules! observe {
-    ($table:ty, $note:ident in $($path:ident)::+) => {
-        impl Observe for $table {
-            type Note = $($path)::+::$note;
-            fn checking(id: Hash) -> Self {
-                <$table>::new(id)
-            }
-            fn for_seat(id: Hash, me: Seat) -> Self {
-                <$table>::for_seat(id, me)
-            }
-            fn own_from_now(&mut self, me: Seat) {
-                <$table>::own_from_now(self, me);
-            }
-            fn id(&self) -> Hash {
-                <$table>::id(self)
-            }
-            fn key(&self, seat: Seat) -> Option<Hash> {
-                <$table>::key(self, seat)
-            }
-            fn chain_head(&self, seat: Seat) -> (u32, Hash) {
-                <$table>::chain_head(self, seat)
-            }
-            fn last_hash(&self, seat: Seat) -> Hash {
-                <$table>::last_hash(self, seat)
-            }
-            fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
-                <$table>::frames_from(self, seat, seq)
-            }
-            fn nonce_due(&self, seat: Seat) -> Option<u32> {
-                <$table>::nonce_due(self, seat)
-            }
-            fn receive(
-                &mut self,
-                from: Seat,
-                bytes: &[u8],
-            ) -> Result<Vec<Self::Note>, Rejected> {
-                <$table>::receive(self, from, bytes)
-            }
-            fn lie(note: &Self::Note) -> Option<&Lie> {
-                match note {
-                    $($path)::+::$note::LieProven(lie) => Some(lie),
-                    _ => None,
-                }
-            }
-        }
-    };
+impl<G: Rules> Observe for Observer<G>
+where
+    G::Round: Send + Sync,
+    G::Verdict: Send + Sync,
+    G::Note: Clone + std::fmt::Debug,
+{
+    type Note = G::Note;
+    fn checking(id: Hash) -> Self {
+        Self::new(id)
+    }
+    fn for_seat(id: Hash, me: Seat) -> Self {
+        Self::for_seat(id, me)
+    }
+    fn own_from_now(&mut self, me: Seat) {
+        Self::own_from_now(self, me);
+    }
+    fn id(&self) -> Hash {
+        Self::id(self)
+    }
+    fn key(&self, seat: Seat) -> Option<Hash> {
+        Self::key(self, seat)
+    }
+    fn chain_head(&self, seat: Seat) -> (u32, Hash) {
+        Self::chain_head(self, seat)
+    }
+    fn last_hash(&self, seat: Seat) -> Hash {
+        Self::last_hash(self, seat)
+    }
+    fn frames_from(&self, seat: Seat, seq: u32) -> Vec<Vec<u8>> {
+        Self::frames_from(self, seat, seq)
+    }
+    fn nonce_due(&self, seat: Seat) -> Option<u32> {
+        Self::nonce_due(self, seat)
+    }
+    fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<G::Note>, Rejected> {
+        Self::receive(self, from, bytes)
+    }
+    fn left(&self, seat: Seat) -> bool {
+        Self::left(self, seat)
+    }
 }
-
-observe!(crate::fair::table::Table, Note in crate::fair::table);
-observe!(crate::fair::archimedes::Table, Note in crate::fair::archimedes);
 
 /// How many of `frames` an observer of table `table` takes in before one fails.
 pub fn intact<T: Observe>(table: Hash, frames: &[SavedFrame]) -> usize {
@@ -124,9 +114,16 @@ pub enum Told {
     Internal(String),
 }
 
-/// Every game's `Event` has the [`Told`] variants under the same names.
+/// Every game's `Event` has the [`Told`] variants under the same names, and its
+/// table's notes as `Table(note)`.
 macro_rules! told_events {
-    ($event:ident) => {
+    ($event:ident, $note:ty) => {
+        impl From<$note> for $event {
+            fn from(note: $note) -> Self {
+                Self::Table(note)
+            }
+        }
+
         impl From<$crate::session::endpoint::Told> for $event {
             fn from(told: $crate::session::endpoint::Told) -> Self {
                 use $crate::session::endpoint::Told;
@@ -326,7 +323,7 @@ impl<T: Observe, E: From<Told>> Endpoint<T, E> {
             .map_err(|_| CommandError::NotNow("the message would be refused"))?;
         if let Some(lie) = notes
             .iter()
-            .filter_map(T::lie)
+            .filter_map(TableNotes::lie)
             .find(|lie| lie.liar == self.me)
         {
             // Only a bug in this client gets here (what it sends is checked before):
@@ -460,7 +457,7 @@ pub(super) use wired_api;
 /// Taking the peer's stream messages in is then the same for every game.
 pub(super) trait Wired {
     type Table: Observe;
-    type Event: From<Told>;
+    type Event: From<Told> + From<<Self::Table as Observe>::Note>;
     fn endpoint(&mut self) -> &mut Endpoint<Self::Table, Self::Event>;
     /// A session of this game over `wire`, nothing else done yet.
     fn with_wire(wire: Endpoint<Self::Table, Self::Event>) -> Self;
@@ -468,6 +465,48 @@ pub(super) trait Wired {
     fn react(&mut self, now: Millis, notes: Vec<<Self::Table as Observe>::Note>);
     /// The peer said it is gone (after [`Told::PeerGone`] is out).
     fn peer_left(&mut self, _now: Millis) {}
+    /// Follows up one note the table learnt: the frames that answered it (an
+    /// answer, an accusation, a verdict), before the note goes out as an event.
+    fn follow(
+        &mut self,
+        note: &<Self::Table as Observe>::Note,
+    ) -> Vec<<Self::Table as Observe>::Note> {
+        let _ = note;
+        Vec::new()
+    }
+    /// A frame of the game this side owes without being asked (a reveal, a verdict,
+    /// a leave's next step), once no nonce is due; what the table learnt from it.
+    fn unasked(&mut self) -> Option<Vec<<Self::Table as Observe>::Note>>;
+
+    /// Hands the notes out as events and follows them up until nothing more is
+    /// owed: the host greets the guest's hello with its own and the settings, each
+    /// note is followed ([`Wired::follow`]), then the next nonce or what else is owed
+    /// unasked goes out ([`Wired::unasked`]). Who left sends nothing more.
+    fn pump(&mut self, notes: Vec<<Self::Table as Observe>::Note>) {
+        let mut work: VecDeque<_> = notes.into();
+        loop {
+            while let Some(note) = work.pop_front() {
+                let wire = self.endpoint();
+                if wire.me == Seat::Host && note.hello() == Some(Seat::Guest) {
+                    work.extend(wire.greet());
+                }
+                work.extend(self.follow(&note));
+                self.endpoint().events.push_back(note.into());
+            }
+            let wire = self.endpoint();
+            let more = if wire.table.left(wire.me) {
+                None
+            } else if wire.table.nonce_due(wire.me).is_some() {
+                wire.nonce()
+            } else {
+                self.unasked()
+            };
+            match more {
+                Some(more) => work.extend(more),
+                None => break,
+            }
+        }
+    }
 
     /// A new session at `me`'s seat of the table of the invite's `secret`.
     fn seated(me: Seat, identity: Identity, secret: Hash, settings: Option<proto::Settings>) -> Self

@@ -37,8 +37,6 @@ pub fn settings(variant: crate::rules::Variant, grace_ms: u32) -> proto::Setting
     }
 }
 
-use std::collections::VecDeque;
-
 use armada_proto::{self as proto, Payload};
 use thiserror::Error;
 
@@ -565,50 +563,35 @@ impl Session {
     /// Follows up what the table learnt — answers, accusations, verdicts, the next
     /// nonce, the reveal — until nothing more is owed; then updates the deadline.
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
-        let mut work: VecDeque<Note> = notes.into();
-        loop {
-            while let Some(note) = work.pop_front() {
-                let more = match &note {
-                    Note::Hello(seat) if *seat != self.wire.me && self.wire.me == Seat::Host => {
-                        self.wire.greet()
-                    }
-                    Note::Acted { seat, .. } if *seat != self.wire.me => self.answer(),
-                    Note::LieProven(lie) if lie.liar != self.wire.me => self.accuse(lie),
-                    Note::Settled(verdict) => self.settle(verdict),
-                    Note::ForfeitClaimed { .. } => {
-                        self.wire.events.push_back(Event::Score(self.score()));
-                        Vec::new()
-                    }
-                    Note::ClaimRefuted { claimant, .. } => {
-                        if *claimant == self.wire.me {
-                            // The peer was there after all: it may be claimed against again.
-                            self.forfeit_sent = None;
-                        }
-                        self.wire.events.push_back(Event::Score(self.score()));
-                        Vec::new()
-                    }
-                    _ => Vec::new(),
-                };
-                work.extend(more);
-                self.wire.events.push_back(Event::Table(note));
-            }
-            match self.send_owed() {
-                Some(notes) => work.extend(notes),
-                None => break,
-            }
-        }
+        self.pump(notes);
         self.refresh_wait(now);
     }
 
-    /// A frame this side owes without being asked: the next nonce, or the reveal.
-    fn send_owed(&mut self) -> Option<Vec<Note>> {
-        // Who left sends nothing more, not even what it would owe.
-        if self.wire.table.left(self.wire.me) {
-            return None;
+    /// Follows up one note: an answer to the other side's action, an accusation, a
+    /// verdict, the score when a forfeit is claimed or refuted.
+    fn follow_note(&mut self, note: &Note) -> Vec<Note> {
+        match note {
+            Note::Acted { seat, .. } if *seat != self.wire.me => self.answer(),
+            Note::LieProven(lie) if lie.liar != self.wire.me => self.accuse(lie),
+            Note::Settled(verdict) => self.settle(verdict),
+            Note::ForfeitClaimed { .. } => {
+                self.wire.events.push_back(Event::Score(self.score()));
+                Vec::new()
+            }
+            Note::ClaimRefuted { claimant, .. } => {
+                if *claimant == self.wire.me {
+                    // The peer was there after all: it may be claimed against again.
+                    self.forfeit_sent = None;
+                }
+                self.wire.events.push_back(Event::Score(self.score()));
+                Vec::new()
+            }
+            _ => Vec::new(),
         }
-        if self.wire.table.nonce_due(self.wire.me).is_some() {
-            return self.wire.nonce();
-        }
+    }
+
+    /// A frame this side owes without being asked: the reveal, or a leave's next step.
+    fn owed_frame(&mut self) -> Option<Vec<Note>> {
         // The offerer confirms an accepted draw with its reveal.
         let offered = self.wire.table.accepted_draw() == Some(self.wire.me.other());
         if let Some(id) = self.wire.table.game_id()
@@ -871,6 +854,12 @@ impl Wired for Session {
     fn react(&mut self, now: Millis, notes: Vec<Note>) {
         Session::react(self, now, notes);
     }
+    fn follow(&mut self, note: &Note) -> Vec<Note> {
+        self.follow_note(note)
+    }
+    fn unasked(&mut self) -> Option<Vec<Note>> {
+        self.owed_frame()
+    }
 }
 
-endpoint::told_events!(Event);
+endpoint::told_events!(Event, Note);

@@ -315,7 +315,7 @@ pub(super) fn replay<'a, T: Observe>(
                 index,
                 why: e.to_string(),
             })?;
-        for lie in notes.iter().filter_map(T::lie) {
+        for lie in notes.iter().filter_map(crate::fair::table::TableNotes::lie) {
             if lie.liar == me {
                 return Err(RestoreError::Frame {
                     index,

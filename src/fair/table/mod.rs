@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use observer::rounds;
 pub use observer::{Core, Observer, Rules};
-pub use protocol::{Heard, TableNote};
+pub use protocol::{Heard, TableNote, TableNotes};
 use protocol::{covers, knew_end};
 use round::{Acceptance, Commit, Round, describe, owes, says};
 pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use armada_proto::{self as proto, PROTOCOL_VERSION, Payload};
 
 use super::chain::Ledger;
-use super::protocol::{Heard, TableNote};
+use super::protocol::{Heard, TableNote, TableNotes};
 use super::{ClaimState, ForfeitClaim, Lie};
 use crate::fair::hash::Hash;
 use crate::fair::wire;
@@ -25,7 +25,7 @@ pub trait Rules: Clone + std::fmt::Debug + Sized + 'static {
     /// A settled game's outcome, as both sides sign it.
     type Verdict: Clone + std::fmt::Debug;
     /// What the observer learns from one frame: the table's notes among the game's.
-    type Note: From<TableNote<Self::Verdict>>;
+    type Note: From<TableNote<Self::Verdict>> + TableNotes;
     /// Why a forfeit claim whose debtor owed nothing of the kind is a lie.
     const UNFOUNDED: &'static str;
 

@@ -46,6 +46,14 @@ pub enum TableNote<V> {
     Void,
 }
 
+/// What every game's notes tell alike.
+pub trait TableNotes {
+    /// The lie a note proves, if it is one.
+    fn lie(&self) -> Option<&Lie>;
+    /// Who said hello, if the note says so.
+    fn hello(&self) -> Option<Seat>;
+}
+
 /// A game's note type: the game's own variants as written, then the table's (those
 /// of [`TableNote`], which converts into it). A game declares its notes with it once,
 /// so every game's notes say the table's news in the same words.
@@ -80,6 +88,21 @@ macro_rules! game_notes {
                 reason: String,
             },
             Void,
+        }
+
+        impl $crate::fair::table::TableNotes for $name {
+            fn lie(&self) -> Option<&$crate::fair::table::Lie> {
+                match self {
+                    Self::LieProven(lie) => Some(lie),
+                    _ => None,
+                }
+            }
+            fn hello(&self) -> Option<$crate::rules::Seat> {
+                match self {
+                    Self::Hello(seat) => Some(*seat),
+                    _ => None,
+                }
+            }
         }
 
         impl From<$crate::fair::table::TableNote<$verdict>> for $name {
