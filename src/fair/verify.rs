@@ -6,15 +6,13 @@
 use armada_proto::{self as proto, Transcript};
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
-
 use super::archimedes as arch_table;
 use super::sign::frame_hash;
 use super::table::{ClaimState, ForfeitClaim, Lie, Note, Table, Verdict};
 use super::wire;
-use crate::rules::{
-    Action, Effect, EndReason, Ending, Fleet, Report as ActionReport, Seat, Variant,
-};
+use crate::rules::{Ending, Fleet, Report as ActionReport, Seat, Variant};
+
+mod record;
 
 /// What `armada verify` concludes, with its exit code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +63,8 @@ pub struct GameRecord {
     pub verdict: Option<Verdict>,
     /// A forfeit claim that was not refuted.
     pub claim: Option<ForfeitClaim>,
+    /// The frames (seat, seq) that crossed the end of the game and count for nothing.
+    pub void: Vec<(Seat, u32)>,
 }
 
 /// One Archimedes game of the table.
@@ -78,6 +78,9 @@ pub struct ArchimedesRecord {
     pub verdict: Option<arch_table::Verdict>,
     /// A forfeit claim stands against the game (it was not refuted).
     pub claimed: bool,
+    /// The frames (seat, seq) that crossed the end of the game and count for nothing:
+    /// a move a resignation had not seen (undone), or a frame after the end.
+    pub void: Vec<(Seat, u32)>,
 }
 
 /// Everything verification found.
@@ -117,67 +120,9 @@ pub fn verify(bytes: &[u8]) -> Report {
                 return report;
             }
         };
+        let seq = seq_of(&frame.bytes);
         for note in notes {
-            match note {
-                Note::GameOpened {
-                    number,
-                    id,
-                    variant,
-                    first,
-                } => games.push(GameRecord {
-                    number,
-                    id,
-                    variant,
-                    first,
-                    timer: None,
-                    moves: Vec::new(),
-                    ending: None,
-                    fleets: [None, None],
-                    verdict: None,
-                    claim: None,
-                }),
-                Note::Started { timer } => {
-                    if let Some(game) = games.last_mut() {
-                        game.timer = Some(timer);
-                    }
-                }
-                Note::Resolved {
-                    seat,
-                    number,
-                    report,
-                    timeout,
-                } => {
-                    if let Some(game) = games.last_mut() {
-                        game.moves.push(Move {
-                            seat,
-                            number,
-                            timeout,
-                            report,
-                        });
-                    }
-                }
-                Note::Ended(ending) => {
-                    if let Some(game) = games.last_mut() {
-                        game.ending = Some(ending);
-                    }
-                }
-                Note::Revealed(seat) => {
-                    if let Some(game) = games.last_mut() {
-                        game.fleets[seat.index()] = table.revealed_fleet(seat).cloned();
-                    }
-                }
-                Note::Settled(verdict) => {
-                    if let Some(game) = games.last_mut() {
-                        game.verdict = Some(verdict);
-                    }
-                }
-                Note::ForfeitClaimed { .. } | Note::ClaimRefuted { .. } => {
-                    if let Some(game) = games.last_mut() {
-                        game.claim = table.claim().filter(|c| c.state != ClaimState::Refuted);
-                    }
-                }
-                _ => {}
-            }
+            take_note(&table, &mut games, (from, seq), note);
         }
     }
     let outcome = outcome(&table, &games);
@@ -189,6 +134,82 @@ pub fn verify(bytes: &[u8]) -> Report {
         left: Seat::BOTH.map(|seat| table.left(seat)),
         outcome,
     }
+}
+
+/// Writes what a sea battle's `note` (from the frame `seq` of `from`) says into the
+/// record's games.
+fn take_note(table: &Table, games: &mut Vec<GameRecord>, (from, seq): (Seat, u32), note: Note) {
+    match note {
+        Note::Void => {
+            if let Some(game) = games.last_mut() {
+                game.void.push((from, seq));
+            }
+        }
+        Note::GameOpened {
+            number,
+            id,
+            variant,
+            first,
+        } => games.push(GameRecord {
+            number,
+            id,
+            variant,
+            first,
+            timer: None,
+            moves: Vec::new(),
+            ending: None,
+            fleets: [None, None],
+            verdict: None,
+            claim: None,
+            void: Vec::new(),
+        }),
+        Note::Started { timer } => {
+            if let Some(game) = games.last_mut() {
+                game.timer = Some(timer);
+            }
+        }
+        Note::Resolved {
+            seat,
+            number,
+            report,
+            timeout,
+        } => {
+            if let Some(game) = games.last_mut() {
+                game.moves.push(Move {
+                    seat,
+                    number,
+                    timeout,
+                    report,
+                });
+            }
+        }
+        Note::Ended(ending) => {
+            if let Some(game) = games.last_mut() {
+                game.ending = Some(ending);
+            }
+        }
+        Note::Revealed(seat) => {
+            if let Some(game) = games.last_mut() {
+                game.fleets[seat.index()] = table.revealed_fleet(seat).cloned();
+            }
+        }
+        Note::Settled(verdict) => {
+            if let Some(game) = games.last_mut() {
+                game.verdict = Some(verdict);
+            }
+        }
+        Note::ForfeitClaimed { .. } | Note::ClaimRefuted { .. } => {
+            if let Some(game) = games.last_mut() {
+                game.claim = table.claim().filter(|c| c.state != ClaimState::Refuted);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A frame's `seq` (the frame was taken in, so it decodes).
+fn seq_of(bytes: &[u8]) -> u32 {
+    proto::Frame::decode(bytes).map_or(0, |frame| frame.body.seq)
 }
 
 /// Whether the table's settings (the host's, in its first frames) say Archimedes:
@@ -229,6 +250,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
                 return report;
             }
         };
+        let seq = seq_of(&frame.bytes);
         for note in notes {
             let game = games.last_mut();
             match (note, game) {
@@ -241,13 +263,16 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
                         outcome: None,
                         verdict: None,
                         claimed: false,
+                        void: Vec::new(),
                     });
                 }
                 (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
-                (arch_table::Note::Undone(_), Some(game)) => {
+                (arch_table::Note::Undone(step), Some(game)) => {
                     game.moves.pop();
                     game.outcome = None;
+                    game.void.push((step.seat, step.seq));
                 }
+                (arch_table::Note::Void, Some(game)) => game.void.push((from, seq)),
                 (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
                 (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
                 (arch_table::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
@@ -358,61 +383,6 @@ fn outcome(table: &Table, games: &[GameRecord]) -> Outcome {
     })
 }
 
-fn effect_cells(effect: &Effect, finished: bool) -> Vec<Value> {
-    match *effect {
-        Effect::Miss(cell) => vec![json!({"cell": cell.to_string(), "result": "miss"})],
-        Effect::Hit(cell) => vec![json!({"cell": cell.to_string(), "result": "hit"})],
-        Effect::Lost(cell) => vec![json!({"cell": cell.to_string(), "result": "lost"})],
-        Effect::Sunk { ship, ring, .. } => ship
-            .iter()
-            .map(|c| json!({"cell": c.to_string(), "result": "wreck"}))
-            .chain(
-                ring.iter()
-                    .map(|c| json!({"cell": c.to_string(), "result": "ring"})),
-            )
-            .collect(),
-        Effect::Scanned { cell, deck } => {
-            let seen = match (finished, deck) {
-                (false, _) => "scanned",
-                (true, true) => "deck-seen",
-                (true, false) => "water-seen",
-            };
-            vec![json!({"cell": cell.to_string(), "result": seen})]
-        }
-    }
-}
-
-fn action_text(action: &Action) -> String {
-    action.to_string()
-}
-
-fn ending_json(ending: Option<Ending>) -> Value {
-    ending.map_or(Value::Null, |e| {
-        json!({
-            "winner": e.winner.map(|s| s.to_string()),
-            "reason": match e.reason {
-                EndReason::FleetSunk => "fleet-sunk",
-                EndReason::Resigned => "resigned",
-                EndReason::DrawAgreed => "draw-agreed",
-                EndReason::Forfeit => "forfeit",
-            },
-        })
-    })
-}
-
-fn verdict_json(verdict: Option<&Verdict>) -> Value {
-    match verdict {
-        None => json!({"status": "unsettled"}),
-        Some(Verdict::Honest(ending)) => {
-            json!({"status": "honest", "ending": ending_json(Some(*ending))})
-        }
-        Some(Verdict::Lie(lie)) => {
-            json!({"status": "lie", "liar": lie.liar.to_string(), "message": lie.seq, "reason": lie.reason})
-        }
-        Some(Verdict::Incomplete(why)) => json!({"status": "incomplete", "reason": why}),
-    }
-}
-
 impl Report {
     fn malformed(why: String) -> Self {
         Self {
@@ -423,180 +393,5 @@ impl Report {
             left: [false; 2],
             outcome: Outcome::Malformed(why),
         }
-    }
-
-    /// The record as one JSON document (schema in PROTOCOL.md, "The game record").
-    pub fn to_json(&self) -> Value {
-        let games: Vec<Value> = self
-            .games
-            .iter()
-            .map(|g| {
-                let finished = g.verdict.is_some();
-                let fleet = |f: &Option<Fleet>| {
-                    f.as_ref().map_or(Value::Null, |f| {
-                        Value::Array(
-                            f.ships()
-                                .iter()
-                                .map(|s| {
-                                    let cells = s.mask(f.size()).unwrap_or_default();
-                                    Value::Array(cells.iter().map(|c| Value::String(c.to_string())).collect())
-                                })
-                                .collect(),
-                        )
-                    })
-                };
-                json!({
-                    "number": g.number + 1,
-                    "id": hex::encode(g.id),
-                    "kind": g.variant.to_string(),
-                    "first": g.first.to_string(),
-                    "timer": g.timer,
-                    "fleets": {"host": fleet(&g.fleets[0]), "guest": fleet(&g.fleets[1])},
-                    "actions": g.moves.iter().map(|m| json!({
-                        "number": m.number,
-                        "by": m.seat.to_string(),
-                        "action": action_text(&m.report.action),
-                        "timeout": m.timeout,
-                        "cells": m.report.effects.iter().flat_map(|e| effect_cells(e, finished)).collect::<Vec<_>>(),
-                        "again": m.report.again,
-                    })).collect::<Vec<_>>(),
-                    "ending": ending_json(g.ending),
-                    "verdict": verdict_json(g.verdict.as_ref()),
-                })
-            })
-            .collect();
-        let games: Vec<Value> = games
-            .into_iter()
-            .chain(self.archimedes.iter().map(|g| {
-                json!({
-                    "number": g.number + 1,
-                    "id": hex::encode(g.id),
-                    "kind": "archimedes",
-                    "first": g.first.to_string(),
-                    "moves": g.moves.iter().map(|m| json!({
-                        "by": m.seat.to_string(),
-                        "move": m.played.mv.to_string(),
-                        "waves": m.played.waves.iter().map(|wave| {
-                            wave.iter().map(|s| s.cell.to_string()).collect::<Vec<_>>()
-                        }).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                    "ending": g.outcome.map(|o| o.to_string()),
-                    "verdict": match &g.verdict {
-                        None => json!({"status": "unsettled"}),
-                        Some(arch_table::Verdict::Decided(o)) => json!({
-                            "status": "honest",
-                            "winner": o.winner.map(|s| s.to_string()),
-                            "ending": o.to_string(),
-                        }),
-                        Some(arch_table::Verdict::Lie(lie)) => json!({
-                            "status": "lie", "liar": lie.liar.to_string(),
-                            "message": lie.seq, "reason": lie.reason,
-                        }),
-                    },
-                })
-            }))
-            .collect();
-        let settings = self.settings.map_or(Value::Null, |s| {
-            json!({
-                "kind": match s.game {
-                    proto::GameKind::Archimedes { side } => format!("archimedes {side}×{side}"),
-                    game => wire::variant(game).map(|v| v.to_string()).unwrap_or_default(),
-                },
-                "move_ms": s.move_ms,
-                "answer_ms": s.answer_ms,
-                "reveal_ms": s.reveal_ms,
-                "grace_ms": s.grace_ms,
-            })
-        });
-        let outcome = match &self.outcome {
-            Outcome::Honest => json!({"status": "honest"}),
-            Outcome::Lie(lie) => {
-                json!({"status": "lie", "liar": lie.liar.to_string(), "message": lie.seq, "reason": lie.reason})
-            }
-            Outcome::Malformed(why) => json!({"status": "malformed", "reason": why}),
-            Outcome::Incomplete(why) => json!({"status": "incomplete", "reason": why}),
-        };
-        json!({
-            "schema": "armada-game-record/3",
-            "table": self.table.map(hex::encode),
-            "settings": settings,
-            "games": games,
-            "verdict": outcome,
-            "exit": self.outcome.exit_code(),
-        })
-    }
-
-    /// The record as text: a line per action, then the verdict.
-    pub fn to_text(&self) -> String {
-        use std::fmt::Write as _;
-        let mut out = String::new();
-        for g in &self.games {
-            let finished = g.verdict.is_some();
-            let _ = writeln!(
-                out,
-                "Game {} ({}), the {} moves first{}",
-                g.number + 1,
-                g.variant,
-                g.first,
-                match g.timer {
-                    Some(true) => ", with the move timer",
-                    Some(false) => ", without the move timer",
-                    None => "",
-                }
-            );
-            for m in &g.moves {
-                let _ = write!(out, "{:>4}. {:<5} ", m.number + 1, m.seat);
-                if !finished && matches!(m.report.action, Action::Radar(_)) {
-                    // What a radar saw stays private until the game is over.
-                    let _ = write!(
-                        out,
-                        "{}: {} cells scanned",
-                        m.report.action,
-                        m.report.effects.len()
-                    );
-                } else {
-                    let _ = write!(out, "{}", m.report);
-                }
-                let _ = writeln!(out, "{}", if m.timeout { " (timeout shot)" } else { "" });
-            }
-            let _ = match &g.verdict {
-                Some(Verdict::Honest(ending)) => {
-                    writeln!(out, "  result: {ending}; both reveals check out")
-                }
-                Some(Verdict::Lie(lie)) => writeln!(out, "  result: {lie}; the {} loses", lie.liar),
-                Some(Verdict::Incomplete(why)) => writeln!(out, "  result: incomplete: {why}"),
-                None => writeln!(out, "  result: none yet"),
-            };
-        }
-        for g in &self.archimedes {
-            let _ = writeln!(
-                out,
-                "Game {} (Archimedes), the {} moves first from the bottom-left corner",
-                g.number + 1,
-                g.first
-            );
-            for (n, m) in g.moves.iter().enumerate() {
-                let _ = write!(out, "{:>4}. {:<5} {}", n + 1, m.seat, m.played.mv);
-                for wave in &m.played.waves {
-                    let cells: Vec<String> = wave.iter().map(|s| s.cell.to_string()).collect();
-                    let _ = write!(out, "; sunk {}", cells.join(" "));
-                }
-                let _ = writeln!(out);
-            }
-            let _ = match &g.verdict {
-                Some(arch_table::Verdict::Decided(o)) => writeln!(out, "  result: {o}"),
-                Some(arch_table::Verdict::Lie(lie)) => {
-                    writeln!(out, "  result: {lie}; the {} loses", lie.liar)
-                }
-                None => writeln!(out, "  result: none yet"),
-            };
-        }
-        let _ = match &self.outcome {
-            Outcome::Honest => writeln!(out, "verdict: complete and honest"),
-            Outcome::Lie(lie) => writeln!(out, "verdict: lie proven: {lie}"),
-            Outcome::Malformed(why) => writeln!(out, "verdict: unreadable: {why}"),
-            Outcome::Incomplete(why) => writeln!(out, "verdict: incomplete: {why}"),
-        };
-        out
     }
 }

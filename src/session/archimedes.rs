@@ -23,7 +23,7 @@ use crate::fair::sign::Identity;
 use crate::fair::table::{ClaimState, Rejected};
 use crate::rules::Seat;
 
-use super::endpoint::{Endpoint, Wired};
+use super::endpoint::{Endpoint, Wired, wired};
 use super::{CommandError, Millis};
 
 /// A new Archimedes table's settings: the board's side (6, 8 or 10), the time a
@@ -304,11 +304,7 @@ impl Session {
 }
 
 impl Wired for Session {
-    type Table = Table;
-    type Event = Event;
-    fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
-        &mut self.wire
-    }
+    wired!(Table, Event);
     fn with_wire(wire: Endpoint<Table, Event>) -> Self {
         Self {
             wire,

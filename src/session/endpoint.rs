@@ -453,6 +453,19 @@ macro_rules! wired_api {
 }
 pub(super) use wired_api;
 
+/// The associated types of a game's [`Wired`] impl and its `wire` field as the
+/// endpoint: `wired!(Table, Event);` inside the impl.
+macro_rules! wired {
+    ($table:ty, $event:ty) => {
+        type Table = $table;
+        type Event = $event;
+        fn endpoint(&mut self) -> &mut $crate::session::endpoint::Endpoint<$table, $event> {
+            &mut self.wire
+        }
+    };
+}
+pub(super) use wired;
+
 /// A game's session over an [`Endpoint`]: how it follows up what its table learnt.
 /// Taking the peer's stream messages in is then the same for every game.
 pub(super) trait Wired {

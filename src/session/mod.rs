@@ -53,7 +53,7 @@ use crate::rules::{
 };
 
 use crate::fair::table::{ClaimState, Rejected};
-use endpoint::{Endpoint, Wired};
+use endpoint::{Endpoint, Wired, wired};
 // The session's vocabulary for its shells: what happened at the table (notes), the
 // move log, lies and verdicts, and the table it reads them from.
 pub use crate::fair::table::{Lie, Note, Played, Table, Verdict};
@@ -832,11 +832,7 @@ impl Session {
 }
 
 impl Wired for Session {
-    type Table = Table;
-    type Event = Event;
-    fn endpoint(&mut self) -> &mut Endpoint<Table, Event> {
-        &mut self.wire
-    }
+    wired!(Table, Event);
     fn with_wire(wire: Endpoint<Table, Event>) -> Self {
         Self {
             timer: wire.me == Seat::Host,

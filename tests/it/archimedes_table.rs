@@ -485,7 +485,7 @@ fn a_move_that_crossed_the_claim_refutes_it() {
 #[test]
 fn every_order_of_delivery_reaches_one_verdict() {
     let mut reasons = std::collections::BTreeSet::new();
-    let (mut undone, mut refuted) = (0, 0);
+    let (mut undone, mut refuted, mut voided) = (0, 0, 0);
     for seed in 0..60 {
         let mut friends = Friends::new(6, 100 + seed);
         let mut rng = StdRng::seed_from_u64(seed);
@@ -544,6 +544,7 @@ fn every_order_of_delivery_reaches_one_verdict() {
             "seed {seed}: verify of the guest's transcript"
         );
         assert_eq!(a.archimedes, b.archimedes, "seed {seed}");
+        voided += a.archimedes.iter().map(|g| g.void.len()).sum::<usize>();
         for verdict in &host {
             if let Verdict::Decided(outcome) = verdict {
                 reasons.insert(format!("{:?}", outcome.reason));
@@ -567,7 +568,9 @@ fn every_order_of_delivery_reaches_one_verdict() {
         );
     }
     // The runs cross what they are meant to cross.
-    eprintln!("ends {reasons:?}, moves voided {undone}, claims refuted {refuted}");
+    eprintln!(
+        "ends {reasons:?}, moves voided {undone}, void in the records {voided}, claims refuted {refuted}"
+    );
     for reason in ["Resigned", "Forfeit", "Rules(Fleet)"] {
         assert!(
             reasons.contains(reason),
@@ -575,6 +578,10 @@ fn every_order_of_delivery_reaches_one_verdict() {
         );
     }
     assert!(undone > 0, "no resignation crossed a move");
+    assert!(
+        voided > 0,
+        "the record lists no move or frame that counted for nothing"
+    );
     assert!(refuted > 0, "no move crossed a forfeit claim");
 }
 
@@ -660,7 +667,7 @@ fn the_binary_verifies_an_archimedes_transcript_and_names_a_lie() {
     let (code, json) = verify_file(transcript(&friends.host), true);
     assert_eq!(code, Some(0));
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(json["games"][0]["kind"], "archimedes");
+    assert_eq!(json["games"][0]["kind"], "archimedes 6×6");
     assert_eq!(json["settings"]["kind"], "archimedes 6×6");
     assert_eq!(json["verdict"]["status"], "honest");
 

@@ -57,7 +57,7 @@ fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcrip
     );
     let json = armada(&["verify", "--json", path.to_str().unwrap()]);
     let record: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(record["schema"], "armada-game-record/3");
+    assert_eq!(record["schema"], "armada-game-record/4");
     assert_eq!(record["games"][0]["kind"], "Armada");
     assert_eq!(record["settings"]["kind"], "Armada");
     let id = record["games"][0]["id"].as_str().unwrap();
@@ -78,7 +78,7 @@ fn demo_plays_a_whole_game_through_two_sessions_and_saves_a_verifiable_transcrip
             .len(),
         10
     );
-    assert!(record["games"][0]["actions"].as_array().unwrap().len() > 20);
+    assert!(record["games"][0]["moves"].as_array().unwrap().len() > 20);
 }
 
 /// Regression: `demo --game archimedes` refused `--transcript` ("nothing in it is
@@ -211,4 +211,68 @@ fn help_lists_the_commands() {
     let out = armada(&["--help"]);
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).unwrap().contains("demo"));
+}
+
+/// `verify --json` speaks one record for every game: a sea battle's and an
+/// Archimedes game's differ only in the sea battle's own fields (its timer and
+/// fleets, and what its moves did); the verdict and its ending are the same object.
+#[test]
+fn the_json_record_of_every_game_has_one_shape() {
+    use std::collections::BTreeSet;
+    let dir = tempfile::tempdir().unwrap();
+    let record = |args: &[&str], name: &str| {
+        let path = dir.path().join(name);
+        let path = path.to_str().unwrap();
+        let mut args = args.to_vec();
+        args.extend(["--transcript", path]);
+        assert!(armada(&args).status.success());
+        let out = armada(&["verify", "--json", path]);
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let sea = record(&["demo", "--seed", "5"], "sea.armada");
+    let arch = record(
+        &["demo", "--game", "archimedes", "--size", "6", "--seed", "3"],
+        "arch.armada",
+    );
+    let keys = |v: &serde_json::Value| -> BTreeSet<String> {
+        v.as_object().unwrap().keys().cloned().collect()
+    };
+    assert_eq!(keys(&sea), keys(&arch), "the records");
+    assert_eq!(keys(&sea["settings"]), keys(&arch["settings"]));
+    assert_eq!(arch["settings"]["kind"], "archimedes 6×6");
+    let (sea_game, arch_game) = (&sea["games"][0], &arch["games"][0]);
+    assert_eq!(arch_game["kind"], arch["settings"]["kind"]);
+    let own: BTreeSet<String> = ["timer", "fleets"].map(String::from).into();
+    assert_eq!(
+        keys(sea_game)
+            .difference(&own)
+            .cloned()
+            .collect::<BTreeSet<_>>(),
+        keys(arch_game),
+        "a game's fields"
+    );
+    for game in [sea_game, arch_game] {
+        let verdict = &game["verdict"];
+        assert_eq!(
+            keys(verdict),
+            ["ending", "status", "winner"].map(String::from).into(),
+            "{verdict}"
+        );
+        assert_eq!(verdict["ending"], game["ending"]);
+        assert_eq!(verdict["winner"], game["ending"]["winner"]);
+        assert_eq!(
+            keys(&game["ending"]),
+            ["reason", "winner"].map(String::from).into()
+        );
+        let reason = game["ending"]["reason"].as_str().unwrap();
+        assert!(
+            reason.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "a machine-readable reason: {reason}"
+        );
+        let first = &game["moves"][0];
+        assert_eq!(first["number"], 0, "{first}");
+        assert_eq!(first["by"], game["first"], "{first}");
+        assert!(game["void"].as_array().unwrap().is_empty(), "{game}");
+    }
 }
