@@ -29,6 +29,8 @@ pub struct PastTable {
     pub id: [u8; 32],
     /// The computer's level, or `None` for a friend.
     pub computer: Option<Level>,
+    /// The board's side, at an Archimedes table.
+    pub side: Option<u8>,
     pub games: usize,
     /// In half points: this side's, the other's.
     pub points: [u32; 2],
@@ -67,53 +69,37 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
         // A table either side left is over, whatever its last game became: nobody
         // is coming back to it.
         let parted = report.left.contains(&true);
-        let finished = parted
-            || report
-                .games
-                .last()
-                .is_some_and(|g| g.verdict.is_some() || g.claim.is_some());
+        let finished = parted || report.last_done();
+        let game = if report.archimedes.is_empty() {
+            crate::session::TableGame::default()
+        } else {
+            crate::session::TableGame::Archimedes
+        };
         if meta.is_computer() && !finished && info.unfinished.is_none() {
             info.unfinished = Some(id);
             continue;
         }
-        if friend && !finished && !report.games.is_empty() && info.friend.is_none() {
+        if friend && !finished && report.game_count() > 0 && info.friend.is_none() {
             info.friend = Some(id);
-            continue;
-        }
-        // An Archimedes table between friends, its last game not settled (nor
-        // claimed as a forfeit, which no resuming would answer).
-        if friend
-            && info.friend.is_none()
-            && !parted
-            && report
-                .archimedes
-                .last()
-                .is_some_and(|g| g.verdict.is_none() && !g.claimed)
-        {
-            info.friend = Some(id);
-            info.friend_game = crate::session::TableGame::Archimedes;
+            info.friend_game = game;
             continue;
         }
         if !finished || info.past.len() >= listed {
             continue;
         }
         let me = Seat::from(meta.seat);
-        let points = |seat: Seat| -> u32 {
-            report
-                .games
-                .iter()
-                .filter_map(|g| g.ending)
-                .map(|e| e.half_points(seat))
-                .sum()
-        };
         info.past.push(PastTable {
             id,
             computer: match meta.other {
                 Other::Computer { level } => Some(level),
                 Other::Peer { .. } => None,
             },
-            games: report.games.len(),
-            points: [points(me), points(me.other())],
+            side: report.settings.and_then(|s| match s.game {
+                armada_proto::GameKind::Archimedes { side } => Some(side),
+                _ => None,
+            }),
+            games: report.game_count(),
+            points: [report.half_points(me), report.half_points(me.other())],
             outcome: report.outcome,
         });
     }

@@ -384,6 +384,43 @@ fn outcome(table: &Table, games: &[GameRecord]) -> Outcome {
 }
 
 impl Report {
+    /// How many games opened at the table, whatever its game.
+    pub fn game_count(&self) -> usize {
+        self.games.len() + self.archimedes.len()
+    }
+
+    /// Whether the table's last game is done: settled, or a forfeit claim against a
+    /// side stands (no resuming would answer it). False when no game opened.
+    pub fn last_done(&self) -> bool {
+        match (self.games.last(), self.archimedes.last()) {
+            (Some(g), _) => g.verdict.is_some() || g.claim.is_some(),
+            (None, Some(g)) => g.verdict.is_some() || g.claimed,
+            (None, None) => false,
+        }
+    }
+
+    /// `seat`'s half points over the games that ended (2 a win, 1 a draw).
+    pub fn half_points(&self, seat: Seat) -> u32 {
+        let half = |winner: Option<Seat>| match winner {
+            None => 1,
+            Some(w) if w == seat => 2,
+            Some(_) => 0,
+        };
+        let sea: u32 = self
+            .games
+            .iter()
+            .filter_map(|g| g.ending)
+            .map(|e| half(e.winner))
+            .sum();
+        let arch: u32 = self
+            .archimedes
+            .iter()
+            .filter_map(|g| g.outcome)
+            .map(|o| half(o.winner))
+            .sum();
+        sea + arch
+    }
+
     fn malformed(why: String) -> Self {
         Self {
             table: None,

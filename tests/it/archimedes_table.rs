@@ -804,3 +804,50 @@ fn a_bit_flipped_anywhere_in_a_saved_archimedes_table_never_leads_to_a_signed_li
         "refused {refused}, restored {restored}"
     );
 }
+
+/// An Archimedes game with a friend is listed among the past games with its board
+/// and score, once settled; before that it is the friend table to resume.
+#[test]
+fn an_archimedes_table_with_a_friend_is_listed_among_past_games() {
+    use armada::driver::saved_tables;
+    use armada::store::{Other, PlayedBy, Store, TableMeta};
+    let mut friends = Friends::new(6, 21);
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(Some(dir.path())).unwrap();
+    let id = friends.host.table().id();
+    let meta = TableMeta {
+        seat: Seat::Host.into(),
+        other: Other::Peer {
+            id: "peer".into(),
+            addrs: Vec::new(),
+        },
+        by: PlayedBy::Window,
+        games: 0,
+        game: armada::session::TableGame::Archimedes,
+        knock: Vec::new(),
+    };
+    store.save_meta(&id, &meta).unwrap();
+    let seat = friends.host.table().mover().unwrap();
+    friends.move_by(seat, Level::Easy);
+    friends.deliver();
+    store.save(&friends.host).unwrap();
+    let saved = saved_tables(&store, 8);
+    assert_eq!(saved.friend, Some(id), "a game under way is resumed");
+    assert!(saved.past.is_empty());
+
+    friends.play_out([Level::Medium, Level::Easy]);
+    store.save(&friends.host).unwrap();
+    let saved = saved_tables(&store, 8);
+    assert_eq!(saved.friend, None, "a settled game is not resumed");
+    let [past] = saved.past.as_slice() else {
+        panic!("one past table: {:?}", saved.past);
+    };
+    assert_eq!((past.id, past.side, past.games), (id, Some(6), 1));
+    let points = match friends.host.table().outcome().unwrap().winner {
+        None => [1, 1],
+        Some(Seat::Host) => [2, 0],
+        Some(Seat::Guest) => [0, 2],
+    };
+    assert_eq!(past.points, points);
+    assert_eq!(past.computer, None);
+}

@@ -546,7 +546,13 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
                     };
                     t.with("past-computer", &[("level", Arg::from(level))])
                 }
-                None => t.get("past-friend"),
+                None => match table.side {
+                    Some(side) => t.with(
+                        "past-friend-archimedes",
+                        &[("side", Arg::from(usize::from(side)))],
+                    ),
+                    None => t.get("past-friend"),
+                },
             };
             let verdict = t.get(match table.outcome {
                 crate::driver::verify::Outcome::Honest => "past-honest",

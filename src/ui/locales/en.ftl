@@ -49,6 +49,7 @@ home-past = Past games
 home-past-none = No finished games yet.
 past-computer = the computer ({ $level })
 past-friend = a friend
+past-friend-archimedes = a friend, Archimedes { $side }×{ $side }
 past-line = Against { $who }: { $games ->
     [one] one game
    *[other] { $games } games

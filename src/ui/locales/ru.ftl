@@ -49,6 +49,7 @@ home-past = Прошлые игры
 home-past-none = Завершённых игр пока нет.
 past-computer = компьютер ({ $level })
 past-friend = друг
+past-friend-archimedes = друг, Архимед { $side }×{ $side }
 past-line = Соперник — { $who }: { $games ->
     [one] { $games } игра
     [few] { $games } игры

@@ -49,6 +49,7 @@ home-past = Минулі ігри
 home-past-none = Завершених ігор ще немає.
 past-computer = комп'ютер ({ $level })
 past-friend = друг
+past-friend-archimedes = друг, Архімед { $side }×{ $side }
 past-line = Суперник — { $who }: { $games ->
     [one] { $games } гра
     [few] { $games } гри
