@@ -72,6 +72,6 @@ pub use crate::session::{
     TableGame, TableSession, Verdict, settings,
 };
 pub use crate::store::{
-    Against, ArchimedesKind, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta,
-    Tally, Totals, TotalsLost,
+    Against, ArchimedesAgainst, ArchimedesKind, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat,
+    Store, TableMeta, Tally, Totals, TotalsLost,
 };

@@ -39,7 +39,7 @@ mod archimedes;
 mod totals;
 
 pub use archimedes::ArchimedesGame;
-pub use totals::{Against, ArchimedesKind, Kind, Outcome, Tally, Totals};
+pub use totals::{Against, ArchimedesAgainst, ArchimedesKind, Kind, Outcome, Tally, Totals};
 
 use std::collections::HashMap;
 use std::io::Write as _;

@@ -152,23 +152,38 @@ impl Tally {
     }
 }
 
-/// The totals' key for Archimedes against the computer: the level and the board.
+/// Who Archimedes was played against: a computer level, or a friend (listed last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArchimedesAgainst {
+    Computer(crate::archimedes::Level),
+    Friend,
+}
+
+/// The totals' key for Archimedes: the opponent and the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ArchimedesKind {
-    pub level: crate::archimedes::Level,
+    pub against: ArchimedesAgainst,
     pub side: u8,
 }
 
 impl ArchimedesKind {
     const PREFIX: &str = "archimedes-";
 
-    fn from_names(level: &str, board: &str) -> Option<Self> {
+    fn from_names(against: &str, board: &str) -> Option<Self> {
         let side: u8 = board.strip_prefix(Self::PREFIX)?.parse().ok()?;
         crate::archimedes::SIZES.contains(&side).then_some(())?;
-        Some(Self {
-            level: level.parse().ok()?,
-            side,
-        })
+        let against = match against {
+            "friend" => ArchimedesAgainst::Friend,
+            level => ArchimedesAgainst::Computer(level.parse().ok()?),
+        };
+        Some(Self { against, side })
+    }
+
+    fn against_name(self) -> String {
+        match self.against {
+            ArchimedesAgainst::Computer(level) => level.to_string(),
+            ArchimedesAgainst::Friend => "friend".to_owned(),
+        }
     }
 }
 
@@ -203,15 +218,17 @@ impl Totals {
         true
     }
 
-    /// Counts the Archimedes game `id`, of `kind`, that ended so for the person;
-    /// whether it was counted now (not before).
+    /// Counts game `game` of the Archimedes table (or game against the computer)
+    /// `id`, of `kind`, that ended so for the person; whether it was counted now (not
+    /// before).
     pub fn record_archimedes(
         &mut self,
         kind: ArchimedesKind,
         id: &[u8; 32],
+        game: u32,
         outcome: Outcome,
     ) -> bool {
-        if !self.counted.entry(*id).or_default().insert(0) {
+        if !self.counted.entry(*id).or_default().insert(game) {
             return false;
         }
         self.archimedes.entry(kind).or_default().add(outcome);
@@ -302,7 +319,7 @@ impl Totals {
                     }
                 })
                 .chain(self.archimedes.iter().map(|(kind, tally)| Entry {
-                    against: kind.level.to_string(),
+                    against: kind.against_name(),
                     variant: format!("{}{}", ArchimedesKind::PREFIX, kind.side),
                     tally: *tally,
                 }))
@@ -523,24 +540,32 @@ mod tests {
     }
 
     #[test]
-    fn archimedes_games_are_counted_once_per_level_and_board_and_read_back() {
+    fn archimedes_games_are_counted_once_per_opponent_and_board_and_read_back() {
         use crate::archimedes::Level as A;
         let insane = ArchimedesKind {
-            level: A::Insane,
+            against: ArchimedesAgainst::Computer(A::Insane),
             side: 8,
         };
         let easy = ArchimedesKind {
-            level: A::Easy,
+            against: ArchimedesAgainst::Computer(A::Easy),
+            side: 6,
+        };
+        let friend = ArchimedesKind {
+            against: ArchimedesAgainst::Friend,
             side: 6,
         };
         let mut totals = Totals::default();
-        assert!(totals.record_archimedes(insane, &[1; 32], Outcome::Won));
+        assert!(totals.record_archimedes(insane, &[1; 32], 0, Outcome::Won));
         assert!(
-            !totals.record_archimedes(insane, &[1; 32], Outcome::Won),
+            !totals.record_archimedes(insane, &[1; 32], 0, Outcome::Won),
             "once"
         );
-        assert!(totals.record_archimedes(insane, &[2; 32], Outcome::Lost));
-        assert!(totals.record_archimedes(easy, &[3; 32], Outcome::Won));
+        assert!(totals.record_archimedes(insane, &[2; 32], 0, Outcome::Lost));
+        assert!(totals.record_archimedes(easy, &[3; 32], 0, Outcome::Won));
+        // A friend's table: each of its games once, by its number.
+        assert!(totals.record_archimedes(friend, &[5; 32], 0, Outcome::Drawn));
+        assert!(totals.record_archimedes(friend, &[5; 32], 1, Outcome::Won));
+        assert!(!totals.record_archimedes(friend, &[5; 32], 1, Outcome::Won));
         totals.record(MEDIUM, &[4; 32], 0, Seat::Host, &won());
         let back = Totals::from_bytes(&totals.to_bytes()).unwrap();
         assert_eq!(back, totals);
@@ -550,7 +575,10 @@ mod tests {
             (1, 1, 1, 0)
         );
         assert_eq!(back.archimedes_tally(easy).won, 1);
+        let tally = back.archimedes_tally(friend);
+        assert_eq!((tally.won, tally.drawn), (1, 1));
         assert_eq!(back.tally(MEDIUM).won, 1);
-        assert_eq!(back.archimedes_kinds().count(), 2);
+        let kinds: Vec<_> = back.archimedes_kinds().map(|(k, _)| k).collect();
+        assert_eq!(kinds, [easy, insane, friend], "levels first, then friends");
     }
 }

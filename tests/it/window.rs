@@ -2443,7 +2443,7 @@ fn archimedes_is_played_by_clicks_against_each_level_and_counted_in_the_totals()
             .totals()
             .unwrap();
         let tally = totals.archimedes_tally(armada::store::ArchimedesKind {
-            level: name.parse().unwrap(),
+            against: armada::store::ArchimedesAgainst::Computer(name.parse().unwrap()),
             side: 6,
         });
         assert_eq!(tally.played(), 1, "{name}");
@@ -2656,6 +2656,22 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
         );
         assert_eq!(report.archimedes.len(), 2, "{side}: two games");
         assert!(report.archimedes.iter().all(|g| g.verdict.is_some()));
+        // Both games count in the totals, under "A friend" on this board, once each.
+        let totals = armada::store::Store::open(Some(&dir.path().join(side)))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let tally = totals.archimedes_tally(armada::store::ArchimedesKind {
+            against: armada::store::ArchimedesAgainst::Friend,
+            side: 6,
+        });
+        assert_eq!(tally.played(), 2, "{side}: {tally:?}");
+        let resigned = if side == "host" {
+            tally.won
+        } else {
+            tally.lost
+        };
+        assert!(resigned >= 1, "{side}: the resigned game counts: {tally:?}");
     }
 }
 

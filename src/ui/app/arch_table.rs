@@ -37,6 +37,13 @@ impl ArchTable {
         }
     }
 
+    /// The game's number at its table (a game against the computer is its own table).
+    pub(super) fn game_number(&self) -> u32 {
+        self.session()
+            .and_then(|s| s.table().game_number())
+            .unwrap_or(0)
+    }
+
     /// The position on the board now.
     pub(super) fn position(&self) -> Position {
         match self {

@@ -6,7 +6,7 @@ use super::super::i18n::{Arg, Text};
 use super::Armada;
 use super::arch_table::{ArchTable, Decided, Seen};
 use crate::driver::arch::{Level, Move, Played, Position, Side};
-use crate::driver::{ArchimedesKind, ArchimedesTable, Millis, Outcome};
+use crate::driver::{ArchimedesAgainst, ArchimedesKind, ArchimedesTable, Millis, Outcome};
 use crate::rules::Coord;
 
 /// How long the red lines of a sinking stay on the board.
@@ -34,8 +34,9 @@ pub(super) struct ArchPlay {
     last_sunk: Vec<Coord>,
     menu: Menu,
     start: [usize; 2],
-    /// The game's result was handed to the totals (which count it once by its id).
-    counted: bool,
+    /// The number of the game whose result was handed to the totals (which count
+    /// each game once, by its table and number).
+    counted: Option<u32>,
     /// Reduce motion: the red lines of a sinking do not fade; they stay, steady,
     /// until the next move.
     pub(super) calm: bool,
@@ -73,7 +74,7 @@ impl ArchPlay {
             last_sunk: Vec::new(),
             menu: Menu::Closed,
             start,
-            counted: false,
+            counted: None,
             calm: false,
             refused: None,
         }
@@ -537,10 +538,20 @@ impl ArchPlay {
         asked
     }
 
-    /// How the game against the computer ended for the person, once it did (a
-    /// friend's table is not counted in the totals, which go by computer level).
+    /// The totals' line this game counts in: its opponent and board.
+    fn kind(&self) -> ArchimedesKind {
+        ArchimedesKind {
+            against: self
+                .table
+                .level()
+                .map_or(ArchimedesAgainst::Friend, ArchimedesAgainst::Computer),
+            side: self.table.position().size().side(),
+        }
+    }
+
+    /// How the game ended for the person, once it did (at a friend's table, once
+    /// its end is settled: a lie loses it for the liar).
     pub(super) fn outcome(&self) -> Option<Outcome> {
-        self.table.level()?;
         let decided = self.table.decided()?;
         Some(match decided.winner {
             Some(w) if w == self.me() => Outcome::Won,
@@ -657,6 +668,14 @@ pub(super) fn rules_screen(ui: &mut egui::Ui, t: &Text, friend: bool) -> bool {
     ui.button(t.get("rules-back")).clicked()
 }
 
+/// Who a line of the totals was played against, in words.
+pub(super) fn against_name(t: &Text, against: ArchimedesAgainst) -> String {
+    match against {
+        ArchimedesAgainst::Computer(level) => level_name(t, level),
+        ArchimedesAgainst::Friend => t.get("totals-friend"),
+    }
+}
+
 pub(super) fn level_name(t: &Text, level: Level) -> String {
     t.get(match level {
         Level::Easy => "level-easy",
@@ -725,15 +744,11 @@ impl Armada {
         self.count_archimedes();
         if let Some(play) = &self.arch
             && play.outcome().is_some()
-            && let Some(level) = play.table.level()
         {
-            let kind = ArchimedesKind {
-                level,
-                side: play.table.position().size().side(),
-            };
+            let kind = play.kind();
             let tally = self.totals.archimedes_tally(kind);
             let mut args = vec![
-                ("level", Arg::from(level_name(&self.text, kind.level))),
+                ("level", Arg::from(against_name(&self.text, kind.against))),
                 ("side", Arg::from(u32::from(kind.side))),
             ];
             args.extend(super::totals::figures(tally));
@@ -762,29 +777,25 @@ impl Armada {
         }
     }
 
-    /// Counts a finished game against the computer once into the totals, and keeps them.
+    /// Counts a finished game once into the totals (against the computer by its
+    /// level, with a friend each game of the table by its number), and keeps them.
     fn count_archimedes(&mut self) {
         let Some(play) = &mut self.arch else {
             return;
         };
-        let Some(outcome) = play.outcome().filter(|_| !play.counted) else {
+        let game = play.table.game_number();
+        let Some(outcome) = play.outcome().filter(|_| play.counted != Some(game)) else {
             return;
         };
-        let Some(level) = play.table.level() else {
-            return;
-        };
-        play.counted = true;
-        let kind = ArchimedesKind {
-            level,
-            side: play.table.position().size().side(),
-        };
+        play.counted = Some(game);
+        let kind = play.kind();
         let id = play.table.id();
         // The home screen says why nothing is counted.
         if matches!(self.totals_lost, Some(super::TotalsLost::Unreadable(_))) {
             return;
         }
         // A game counted before (a finished game resumed) is not counted again.
-        if self.totals.record_archimedes(kind, &id, outcome)
+        if self.totals.record_archimedes(kind, &id, game, outcome)
             && let Some(store) = &self.store
             && let Err(error) = store.save_totals(&self.totals)
         {

@@ -96,7 +96,7 @@ impl Armada {
                     ui.end_row();
                 }
                 for (kind, tally) in self.totals.archimedes_kinds() {
-                    ui.label(super::archimedes::level_name(t, kind.level));
+                    ui.label(super::archimedes::against_name(t, kind.against));
                     ui.label(t.with(
                         "totals-archimedes",
                         &[("side", Arg::from(u32::from(kind.side)))],
