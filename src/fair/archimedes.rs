@@ -284,6 +284,12 @@ impl Rules for Archimedes {
     fn describe(settled: &Verdict) -> String {
         settled.to_string()
     }
+    fn verdict_lie(verdict: &Verdict) -> Option<&Lie> {
+        match verdict {
+            Verdict::Lie(lie) => Some(lie),
+            Verdict::Decided(_) => None,
+        }
+    }
 }
 
 /// The observer of one Archimedes table.
@@ -370,18 +376,6 @@ impl Table {
         self.round
             .as_ref()
             .is_some_and(|r| r.outcome.is_some() || r.core.lie.is_some())
-    }
-
-    /// The first lie proven at this table: in a game's verdict, the current game's, or outside one.
-    pub fn first_lie(&self) -> Option<Lie> {
-        self.verdicts()
-            .into_iter()
-            .find_map(|v| match v {
-                Verdict::Lie(lie) => Some(lie),
-                Verdict::Decided(_) => None,
-            })
-            .or_else(|| self.round.as_ref()?.core.lie.clone())
-            .or_else(|| self.outside_lie.as_ref().map(|(_, lie)| lie.clone()))
     }
 
     fn try_settle(&mut self, notes: &mut Vec<Note>) {

@@ -162,6 +162,12 @@ impl Rules for Sea {
     fn describe(settled: &Verdict) -> String {
         describe(settled)
     }
+    fn verdict_lie(verdict: &Verdict) -> Option<&Lie> {
+        match verdict {
+            Verdict::Lie(lie) => Some(lie),
+            _ => None,
+        }
+    }
 }
 
 /// The observer of one sea-battle table.
@@ -233,29 +239,6 @@ impl Table {
 
     pub fn history(&self) -> &[Played] {
         self.round.as_ref().map_or(&[], |r| &r.history)
-    }
-
-    /// The first lie proven at this table, in a game or outside one, in the order
-    /// they were told: a game's lie, then one told after that game settled.
-    pub fn first_lie(&self) -> Option<Lie> {
-        let in_games = self
-            .finished
-            .iter()
-            .chain(self.settled())
-            .enumerate()
-            .find_map(|(i, v)| match v {
-                Verdict::Lie(lie) => Some((i, lie.clone())),
-                _ => None,
-            })
-            .or_else(|| {
-                let lie = self.round.as_ref()?.core.lie.clone()?;
-                Some((self.finished.len(), lie))
-            });
-        match (in_games, &self.outside_lie) {
-            (Some((game, lie)), Some((begun, _))) if game < *begun => Some(lie),
-            (_, Some((_, lie))) => Some(lie.clone()),
-            (in_games, None) => in_games.map(|(_, lie)| lie),
-        }
     }
 
     /// The fleet `seat` revealed in the current game, if its reveal checked out.

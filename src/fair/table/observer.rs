@@ -85,6 +85,8 @@ pub trait Rules: Clone + std::fmt::Debug + Sized + 'static {
     fn says(settled: &Self::Verdict, signed: &proto::WireVerdict) -> bool;
     /// The settled verdict in words, for a lie that contradicts it.
     fn describe(settled: &Self::Verdict) -> String;
+    /// The lie a verdict names, if it does.
+    fn verdict_lie(verdict: &Self::Verdict) -> Option<&Lie>;
 }
 
 /// The associated types every [`Rules`] impl names, and the accessors of its round's
@@ -402,6 +404,27 @@ impl<G: Rules> Observer<G> {
         self.finished.extend(core.settled.clone());
         self.round = Some(next(self, number)?);
         Ok(())
+    }
+
+    /// The first lie proven at this table, in the order they were told: a game's
+    /// lie (in its verdict, or the current game's before it settles) comes before
+    /// one told outside a game if that game had begun when the outside one was told.
+    pub fn first_lie(&self) -> Option<Lie> {
+        let in_games = self
+            .finished
+            .iter()
+            .chain(self.settled())
+            .enumerate()
+            .find_map(|(i, v)| G::verdict_lie(v).map(|lie| (i, lie.clone())))
+            .or_else(|| {
+                let lie = self.core()?.lie.clone()?;
+                Some((self.finished.len(), lie))
+            });
+        match (in_games, &self.outside_lie) {
+            (Some((game, lie)), Some((begun, _))) if game < *begun => Some(lie),
+            (_, Some((_, lie))) => Some(lie.clone()),
+            (in_games, None) => in_games.map(|(_, lie)| lie),
+        }
     }
 
     /// Games begun at the table, the one under way included.
