@@ -217,9 +217,10 @@ impl Rules for Archimedes {
         matches!(payload, Payload::Move { .. } | Payload::Resign { .. })
     }
     fn play(table: &mut Table, frame: Heard<'_>, notes: &mut Vec<Note>) -> Result<(), String> {
-        let Heard { from, body, seen } = frame;
-        let seq = body.seq;
-        match &body.payload {
+        let Heard {
+            from, seq, seen, ..
+        } = frame;
+        match frame.payload {
             Payload::Move {
                 game,
                 number,

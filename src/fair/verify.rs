@@ -406,19 +406,12 @@ impl Report {
             Some(w) if w == seat => 2,
             Some(_) => 0,
         };
-        let sea: u32 = self
-            .games
-            .iter()
-            .filter_map(|g| g.ending)
-            .map(|e| half(e.winner))
-            .sum();
-        let arch: u32 = self
+        let winners = self.games.iter().filter_map(|g| g.ending.map(|e| e.winner));
+        let arch = self
             .archimedes
             .iter()
-            .filter_map(|g| g.outcome)
-            .map(|o| half(o.winner))
-            .sum();
-        sea + arch
+            .filter_map(|g| g.outcome.map(|o| o.winner));
+        winners.chain(arch).map(half).sum()
     }
 
     fn malformed(why: String) -> Self {

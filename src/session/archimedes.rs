@@ -23,7 +23,7 @@ use crate::fair::sign::Identity;
 use crate::fair::table::{ClaimState, Rejected};
 use crate::rules::Seat;
 
-use super::endpoint::{Endpoint, Wired, wired};
+use super::endpoint::{Endpoint, LeaveGame, Wired, wired};
 use super::{CommandError, Millis};
 
 /// A new Archimedes table's settings: the board's side (6, 8 or 10), the time a
@@ -278,29 +278,6 @@ impl Session {
         }
         self.leave_step()
     }
-
-    /// The next frame of a leave the player asked for: the resignation of a game under
-    /// way, then the leave itself once the game is settled, this side's forfeit claim
-    /// made, or nobody is left to settle it with.
-    fn leave_step(&mut self) -> Option<Vec<Note>> {
-        let reason = self.leaving.clone()?;
-        let table = &self.wire.table;
-        let me = self.wire.me;
-        let nobody = self.wire.peer_gone.is_some() || table.left(me.other());
-        let claimed = table.claim().is_some_and(|c| c.claimant == me);
-        let under_way = table.position().is_some() && !table.ended();
-        if under_way && !nobody && table.pending_claim().is_none() {
-            let id = table.game_id()?;
-            // Should the resignation be refused (a bug), the leave goes at once.
-            if let Ok(notes) = self.wire.send(Payload::Resign { game: id }) {
-                return Some(notes);
-            }
-        } else if table.position().is_some() && table.settled().is_none() && !claimed && !nobody {
-            return None;
-        }
-        self.leaving = None;
-        self.wire.send(Payload::Leave { reason }).ok()
-    }
 }
 
 impl Wired for Session {
@@ -317,6 +294,23 @@ impl Wired for Session {
     }
     fn unasked(&mut self) -> Option<Vec<Note>> {
         self.owed_frame()
+    }
+    fn leaving(&mut self) -> &mut Option<String> {
+        &mut self.leaving
+    }
+    fn leave_game(&self) -> LeaveGame {
+        let table = &self.wire.table;
+        match table.game_id() {
+            Some(id)
+                if table.position().is_some()
+                    && !table.ended()
+                    && table.pending_claim().is_none() =>
+            {
+                LeaveGame::Resign(id)
+            }
+            _ if table.position().is_some() && table.settled().is_none() => LeaveGame::Wait,
+            _ => LeaveGame::Free,
+        }
     }
     /// Nobody is coming: what the other side owes is claimed at once.
     fn peer_left(&mut self, now: Millis) {

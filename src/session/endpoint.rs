@@ -48,6 +48,8 @@ pub trait Observe: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn receive(&mut self, from: Seat, bytes: &[u8]) -> Result<Vec<Self::Note>, Rejected>;
     /// Whether `seat` left the table.
     fn left(&self, seat: Seat) -> bool;
+    /// Whether `seat` made the current game's forfeit claim (whatever became of it).
+    fn claimed_by(&self, seat: Seat) -> bool;
 }
 
 impl<G: Rules> Observe for Observer<G>
@@ -90,6 +92,21 @@ where
     fn left(&self, seat: Seat) -> bool {
         Self::left(self, seat)
     }
+    fn claimed_by(&self, seat: Seat) -> bool {
+        self.claim().is_some_and(|c| c.claimant == seat)
+    }
+}
+
+/// Where this side's game stands for a leave the player asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LeaveGame {
+    /// A game under way that this side may resign now (the game with this id).
+    Resign(Hash),
+    /// A game not settled yet that the leave waits for (this side's action waits
+    /// for its answer, its draw acceptance for the offerer, a claim for its debtor).
+    Wait,
+    /// Nothing holds the leave.
+    Free,
 }
 
 /// How many of `frames` an observer of table `table` takes in before one fails.
@@ -490,6 +507,36 @@ pub(super) trait Wired {
     /// A frame of the game this side owes without being asked (a reveal, a verdict,
     /// a leave's next step), once no nonce is due; what the table learnt from it.
     fn unasked(&mut self) -> Option<Vec<<Self::Table as Observe>::Note>>;
+
+    /// The player's pending leave (`Command::Leave`), until its `Leave` is sent.
+    fn leaving(&mut self) -> &mut Option<String>;
+    /// Where this side's game stands for that leave.
+    fn leave_game(&self) -> LeaveGame;
+
+    /// The next frame of a leave the player asked for: the resignation of a game
+    /// under way, then — what the game owes gone out as owed — the leave itself, once
+    /// the game is settled, this side's forfeit claim made, or nobody is left to
+    /// settle it with.
+    fn leave_step(&mut self) -> Option<Vec<<Self::Table as Observe>::Note>> {
+        let reason = self.leaving().clone()?;
+        let game = self.leave_game();
+        let wire = self.endpoint();
+        let me = wire.me;
+        let nobody = wire.peer_gone.is_some() || wire.table.left(me.other());
+        let claimed = wire.table.claimed_by(me);
+        match game {
+            LeaveGame::Resign(id) if !nobody => {
+                // Should the resignation be refused (a bug), the leave goes at once.
+                if let Ok(notes) = wire.send(Payload::Resign { game: id }) {
+                    return Some(notes);
+                }
+            }
+            LeaveGame::Resign(_) | LeaveGame::Wait if !claimed && !nobody => return None,
+            _ => {}
+        }
+        *self.leaving() = None;
+        self.endpoint().send(Payload::Leave { reason }).ok()
+    }
 
     /// Hands the notes out as events and follows them up until nothing more is
     /// owed: the host greets the guest's hello with its own and the settings, each

@@ -53,7 +53,7 @@ use crate::rules::{
 };
 
 use crate::fair::table::{ClaimState, Rejected};
-use endpoint::{Endpoint, Wired, wired};
+use endpoint::{Endpoint, LeaveGame, Wired, wired};
 // The session's vocabulary for its shells: what happened at the table (notes), the
 // move log, lies and verdicts, and the table it reads them from.
 pub use crate::fair::table::{Lie, Note, Played, Table, Verdict};
@@ -606,37 +606,6 @@ impl Session {
         self.leave_step()
     }
 
-    /// The next frame of a leave the player asked for: the resignation of a game under
-    /// way (once this side's action is answered; an accepted draw is settled as a
-    /// draw), then — the reveals gone out as owed — the leave itself, once the game is
-    /// settled, this side's forfeit claim made, or nobody is left to settle it with.
-    fn leave_step(&mut self) -> Option<Vec<Note>> {
-        let reason = self.leaving.clone()?;
-        let table = &self.wire.table;
-        let me = self.wire.me;
-        let live = table.game().is_some_and(|g| !g.is_over()) && table.settled().is_none();
-        let nobody = self.wire.peer_gone.is_some() || table.left(me.other());
-        let bound = table.accepted_draw().is_some()
-            || table.pending().is_some_and(|p| p.seat == me)
-            || table.pending_claim().is_some();
-        if live && !bound && !nobody {
-            let id = table.game_id()?;
-            // Should the resignation be refused (a bug), the leave goes at once.
-            if let Ok(notes) = self.wire.send(Payload::Resign { game: id }) {
-                return Some(notes);
-            }
-        } else {
-            let table = &self.wire.table;
-            let unsettled = table.game().is_some() && table.settled().is_none();
-            let claimed = table.claim().is_some_and(|c| c.claimant == me);
-            if unsettled && !claimed && !nobody {
-                return None;
-            }
-        }
-        self.leaving = None;
-        self.wire.send(Payload::Leave { reason }).ok()
-    }
-
     fn refresh_wait(&mut self, now: Millis) {
         let timer = self.wire.table.timer();
         // A claim that stands decides the game (one per game); a pending one waits
@@ -852,6 +821,24 @@ impl Wired for Session {
     }
     fn follow(&mut self, note: &Note) -> Vec<Note> {
         self.follow_note(note)
+    }
+    fn leaving(&mut self) -> &mut Option<String> {
+        &mut self.leaving
+    }
+    /// A game under way may be resigned once this side's action is answered, its
+    /// draw acceptance decided and no claim waits (an accepted draw settles as a draw).
+    fn leave_game(&self) -> LeaveGame {
+        let table = &self.wire.table;
+        let me = self.wire.me;
+        let live = table.game().is_some_and(|g| !g.is_over()) && table.settled().is_none();
+        let bound = table.accepted_draw().is_some()
+            || table.pending().is_some_and(|p| p.seat == me)
+            || table.pending_claim().is_some();
+        match table.game_id() {
+            Some(id) if live && !bound => LeaveGame::Resign(id),
+            _ if table.game().is_some() && table.settled().is_none() => LeaveGame::Wait,
+            _ => LeaveGame::Free,
+        }
     }
     fn unasked(&mut self) -> Option<Vec<Note>> {
         self.owed_frame()

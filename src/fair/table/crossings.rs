@@ -15,8 +15,13 @@ impl Table {
         frame: Heard<'_>,
         notes: &mut Vec<Note>,
     ) -> Result<(), String> {
-        let Heard { from, body, seen } = frame;
-        let (seq, payload) = (body.seq, &body.payload);
+        let Heard {
+            from,
+            seq,
+            seen,
+            payload,
+            ..
+        } = frame;
         if let Some(round) = self.round.as_mut()
             && let Some(accept) = round.accept.as_mut()
             && accept.waiting()

@@ -310,9 +310,8 @@ impl Table {
     /// A frame of the sea battle's own: commitments, the start, actions and answers,
     /// draws, resignations and reveals.
     fn play(&mut self, frame: Heard<'_>, notes: &mut Vec<Note>) -> Result<(), String> {
-        let Heard { from, body, seen } = frame;
-        let seq = body.seq;
-        match &body.payload {
+        let (from, seq, seen) = (frame.from, frame.seq, frame.seen);
+        match frame.payload {
             Payload::Commit {
                 game,
                 fleet,
@@ -343,7 +342,7 @@ impl Table {
                     from,
                     seen,
                     (game, *number, *action, *timeout, *contribution),
-                    (seq, body.prev),
+                    (seq, frame.prev),
                     notes,
                 )?;
             }

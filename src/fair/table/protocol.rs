@@ -126,13 +126,15 @@ macro_rules! game_notes {
 }
 pub(crate) use game_notes;
 
-/// A frame as the table takes it in: its sender, its body, and the newest frame of
-/// the other chain its sender had seen.
+/// A frame as the table takes it in: its sender, seq and `prev`, the newest frame of
+/// the other chain its sender had seen, and what it says.
 #[derive(Clone, Copy, Debug)]
 pub struct Heard<'a> {
     pub from: Seat,
-    pub body: &'a Body,
+    pub seq: u32,
+    pub prev: Hash,
     pub seen: Option<u32>,
+    pub payload: &'a Payload,
 }
 
 /// Whether the other chain's frame `seq` is at or before what `seen` points at (the
@@ -211,7 +213,13 @@ impl<G: Rules> Observer<G> {
             return Ok(());
         }
         self.claimant_waits(from, seen, &body.payload)?;
-        let heard = Heard { from, body, seen };
+        let heard = Heard {
+            from,
+            seq,
+            prev: body.prev,
+            seen,
+            payload: &body.payload,
+        };
         G::first_look(self, heard, notes)?;
         match &body.payload {
             Payload::Hello { key, join } => {
