@@ -7,8 +7,9 @@ use armada_proto::{self as proto, Transcript};
 use std::collections::HashMap;
 
 use super::archimedes as arch_table;
+use super::archimedes::Archimedes;
 use super::sign::frame_hash;
-use super::table::{ClaimState, ForfeitClaim, Lie, Note, Table, Verdict};
+use super::table::{ClaimState, ForfeitClaim, Lie, Note, Observer, Rules, Sea, Table, Verdict};
 use super::wire;
 use crate::rules::{Ending, Fleet, Report as ActionReport, Seat, Variant};
 
@@ -107,24 +108,17 @@ pub fn verify(bytes: &[u8]) -> Report {
     if is_archimedes(&transcript) {
         return verify_archimedes(&transcript, &order);
     }
-    let mut table = Table::new(transcript.table);
     let mut games: Vec<GameRecord> = Vec::new();
-    for i in order {
-        let frame = &transcript.frames[i];
-        let from = wire::from_seat(frame.from);
-        let notes = match table.receive(from, &frame.bytes) {
-            Ok(notes) => notes,
-            Err(e) => {
-                let mut report = Report::malformed(format!("frame {i} (from the {from}): {e}"));
-                report.table = Some(transcript.table);
-                return report;
-            }
-        };
-        let seq = seq_of(&frame.bytes);
-        for note in notes {
-            take_note(&table, &mut games, (from, seq), note);
+    let table = match take_all::<Sea>(&transcript, &order, |table, frame, note| {
+        take_note(table, &mut games, frame, note);
+    }) {
+        Ok(table) => table,
+        Err(why) => {
+            let mut report = Report::malformed(why);
+            report.table = Some(transcript.table);
+            return report;
         }
-    }
+    };
     let outcome = outcome(&table, &games);
     Report {
         table: Some(transcript.table),
@@ -207,6 +201,29 @@ fn take_note(table: &Table, games: &mut Vec<GameRecord>, (from, seq): (Seat, u32
     }
 }
 
+/// Takes the transcript's frames, in `order`, into a fresh observer of game `G`,
+/// handing each note with its frame's sender and seq to `take`; what is wrong with
+/// the first frame the observer refuses (the file is then malformed).
+fn take_all<G: Rules>(
+    transcript: &Transcript,
+    order: &[usize],
+    mut take: impl FnMut(&Observer<G>, (Seat, u32), G::Note),
+) -> Result<Observer<G>, String> {
+    let mut table = Observer::<G>::new(transcript.table);
+    for &i in order {
+        let frame = &transcript.frames[i];
+        let from = wire::from_seat(frame.from);
+        let notes = table
+            .receive(from, &frame.bytes)
+            .map_err(|e| format!("frame {i} (from the {from}): {e}"))?;
+        let seq = seq_of(&frame.bytes);
+        for note in notes {
+            take(&table, (from, seq), note);
+        }
+    }
+    Ok(table)
+}
+
 /// A frame's `seq` (the frame was taken in, so it decodes).
 fn seq_of(bytes: &[u8]) -> u32 {
     proto::Frame::decode(bytes).map_or(0, |frame| frame.body.seq)
@@ -230,8 +247,43 @@ fn is_archimedes(transcript: &Transcript) -> bool {
 
 /// An Archimedes table's transcript through a fresh [`arch_table::Table`], in `order`.
 fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
-    let mut table = arch_table::Table::new(transcript.table);
     let mut games: Vec<ArchimedesRecord> = Vec::new();
+    let table = match take_all::<Archimedes>(transcript, order, |_, (from, seq), note| {
+        let game = games.last_mut();
+        match (note, game) {
+            (arch_table::Note::Opened { number, id, first }, _) => {
+                games.push(ArchimedesRecord {
+                    number,
+                    id,
+                    first,
+                    moves: Vec::new(),
+                    outcome: None,
+                    verdict: None,
+                    claimed: false,
+                    void: Vec::new(),
+                });
+            }
+            (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
+            (arch_table::Note::Undone(step), Some(game)) => {
+                game.moves.pop();
+                game.outcome = None;
+                game.void.push((step.seat, step.seq));
+            }
+            (arch_table::Note::Void, Some(game)) => game.void.push((from, seq)),
+            (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
+            (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
+            (arch_table::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
+            (arch_table::Note::ClaimRefuted { .. }, Some(game)) => game.claimed = false,
+            _ => {}
+        }
+    }) {
+        Ok(table) => table,
+        Err(why) => {
+            let mut report = Report::malformed(why);
+            report.table = Some(transcript.table);
+            return report;
+        }
+    };
     let mut report = Report {
         table: Some(transcript.table),
         settings: None,
@@ -240,47 +292,6 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
         left: [false; 2],
         outcome: Outcome::Honest,
     };
-    for &i in order {
-        let frame = &transcript.frames[i];
-        let from = wire::from_seat(frame.from);
-        let notes = match table.receive(from, &frame.bytes) {
-            Ok(notes) => notes,
-            Err(e) => {
-                report.outcome = Outcome::Malformed(format!("frame {i} (from the {from}): {e}"));
-                return report;
-            }
-        };
-        let seq = seq_of(&frame.bytes);
-        for note in notes {
-            let game = games.last_mut();
-            match (note, game) {
-                (arch_table::Note::Opened { number, id, first }, _) => {
-                    games.push(ArchimedesRecord {
-                        number,
-                        id,
-                        first,
-                        moves: Vec::new(),
-                        outcome: None,
-                        verdict: None,
-                        claimed: false,
-                        void: Vec::new(),
-                    });
-                }
-                (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
-                (arch_table::Note::Undone(step), Some(game)) => {
-                    game.moves.pop();
-                    game.outcome = None;
-                    game.void.push((step.seat, step.seq));
-                }
-                (arch_table::Note::Void, Some(game)) => game.void.push((from, seq)),
-                (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
-                (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
-                (arch_table::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
-                (arch_table::Note::ClaimRefuted { .. }, Some(game)) => game.claimed = false,
-                _ => {}
-            }
-        }
-    }
     report.settings = table.settings();
     report.left = Seat::BOTH.map(|seat| table.left(seat));
     report.outcome = if let Some(lie) = table.first_lie() {
