@@ -851,3 +851,24 @@ fn an_archimedes_table_with_a_friend_is_listed_among_past_games() {
     assert_eq!(past.points, points);
     assert_eq!(past.computer, None);
 }
+
+/// A forfeit claim for what an Archimedes table never owes (an answer, a reveal) is
+/// a lie, even when the claimant had not seen the other side's latest frame (which
+/// would refute a claim for a move instead).
+#[test]
+fn a_claim_for_an_answer_at_an_archimedes_table_is_a_lie_whatever_its_sender_had_seen() {
+    for owed in [armada_proto::Owed::Answer, armada_proto::Owed::Reveal] {
+        let mut friends = Friends::new(6, 61);
+        assert_eq!(friends.host.table().mover(), Some(Seat::Host));
+        friends.move_by(Seat::Host, Level::Easy);
+        // The host's move stays in flight: the claim has not seen it.
+        let claim = friends.guest_signs(Payload::Forfeit {
+            game: friends.guest.table().game_id().unwrap(),
+            owed,
+        });
+        friends.host.handle_message(friends.now, &claim).unwrap();
+        let lie = friends.host.table().first_lie().expect("a lie");
+        assert_eq!(lie.liar, Seat::Guest, "{owed:?}: {lie}");
+        assert!(lie.reason.contains("only a move can be owed"), "{lie}");
+    }
+}

@@ -111,7 +111,9 @@ impl<G: Rules> Observer<G> {
         // Judged against what the claimant had seen; a lie once the debtor's next
         // frame confirms it (one the claim did not see refutes it, lie or not, as it
         // would where that frame arrived first).
-        let unfounded = saw_all && !G::owes(round, from.other(), owed)?;
+        // What a game can never owe is a lie, whatever the claimant had seen.
+        let owes = G::owes(round, from.other(), owed)?;
+        let unfounded = saw_all && !owes;
         let core = G::core_mut(round);
         core.claim = Some(ForfeitClaim {
             claimant: from,
