@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use super::archimedes as arch_table;
 use super::archimedes::Archimedes;
 use super::sign::frame_hash;
+use super::table::open::Open;
 use super::table::{ClaimState, ForfeitClaim, Lie, Note, Observer, Rules, Sea, Table, Verdict};
 use super::wire;
 use crate::rules::{Ending, Fleet, Report as ActionReport, Seat, Variant};
@@ -244,7 +245,7 @@ fn is_archimedes(transcript: &Transcript) -> bool {
 /// An Archimedes table's transcript through a fresh [`arch_table::Table`], in `order`.
 fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
     let mut games: Vec<ArchimedesRecord> = Vec::new();
-    let table = match take_all::<Archimedes>(transcript, order, |_, (from, seq), note| {
+    let table = match take_all::<Open<Archimedes>>(transcript, order, |_, (from, seq), note| {
         let game = games.last_mut();
         match (note, game) {
             (arch_table::Note::Opened { number, id, first }, _) => {

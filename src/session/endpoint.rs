@@ -134,14 +134,14 @@ pub enum Told {
 /// Every game's `Event` has the [`Told`] variants under the same names, and its
 /// table's notes as `Table(note)`.
 macro_rules! told_events {
-    ($event:ident, $note:ty) => {
-        impl From<$note> for $event {
+    ($event:ident $(<$g:ident: $bound:path>)?, $note:ty) => {
+        impl $(<$g: $bound>)? From<$note> for $event $(<$g>)? {
             fn from(note: $note) -> Self {
                 Self::Table(note)
             }
         }
 
-        impl From<$crate::session::endpoint::Told> for $event {
+        impl $(<$g: $bound>)? From<$crate::session::endpoint::Told> for $event $(<$g>)? {
             fn from(told: $crate::session::endpoint::Told) -> Self {
                 use $crate::session::endpoint::Told;
                 match told {
@@ -388,7 +388,7 @@ pub fn gone_wire(table: Hash, reason: &str) -> Vec<u8> {
 /// The public face every session has over its [`Endpoint`] (written once, expanded
 /// in each game's `impl Session`).
 macro_rules! wired_api {
-    () => {
+    ($table:ty, $event:ty) => {
         /// The guest's side, from the invite's secret; its hello is ready to send.
         pub fn guest(identity: Identity, secret: Hash) -> Self {
             <Self as $crate::session::endpoint::Wired>::guest_with(identity, secret, None)
@@ -416,7 +416,7 @@ macro_rules! wired_api {
         }
 
         /// The table as both sides see it.
-        pub fn table(&self) -> &Table {
+        pub fn table(&self) -> &$table {
             &self.wire.table
         }
 
@@ -452,7 +452,7 @@ macro_rules! wired_api {
             self.wire.poll_wire()
         }
 
-        pub fn poll_event(&mut self) -> Option<Event> {
+        pub fn poll_event(&mut self) -> Option<$event> {
             self.wire.events.pop_front()
         }
 

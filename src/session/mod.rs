@@ -14,6 +14,7 @@
 
 pub mod archimedes;
 mod endpoint;
+pub mod open;
 mod seated;
 mod snapshot;
 
@@ -101,9 +102,9 @@ pub enum CommandError {
     Placement(#[from] PlacementError),
     #[error(transparent)]
     Entropy(#[from] EntropyError),
-    /// An Archimedes move the rules refuse, and why.
-    #[error(transparent)]
-    Move(#[from] crate::archimedes::MoveError),
+    /// A move the game's rules refuse, and why.
+    #[error("{0}")]
+    Illegal(String),
 }
 
 /// What the table waits for from this side now: the one place that decides it, for
@@ -188,7 +189,7 @@ pub struct Session {
 }
 
 impl Session {
-    endpoint::wired_api!();
+    endpoint::wired_api!(Table, Event);
 
     /// The host's side of a new table; `secret` goes into the invite.
     pub fn host(identity: Identity, secret: Hash, settings: proto::Settings) -> Self {

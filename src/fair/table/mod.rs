@@ -12,6 +12,7 @@ pub(crate) mod chain;
 mod claims;
 mod crossings;
 pub(crate) mod observer;
+pub mod open;
 pub(crate) mod protocol;
 mod round;
 mod vocab;

@@ -60,10 +60,10 @@ pub trait TableNotes {
 macro_rules! game_notes {
     (
         $(#[$meta:meta])*
-        $vis:vis enum $name:ident for $verdict:ty { $($own:tt)* }
+        $vis:vis enum $name:ident $(<$g:ident: $bound:path>)? for $verdict:ty { $($own:tt)* }
     ) => {
         $(#[$meta])*
-        $vis enum $name {
+        $vis enum $name $(<$g: $bound>)? {
             $($own)*
             /// The table's news (see `TableNote`).
             Hello($crate::rules::Seat),
@@ -90,7 +90,7 @@ macro_rules! game_notes {
             Void,
         }
 
-        impl $crate::fair::table::TableNotes for $name {
+        impl $(<$g: $bound>)? $crate::fair::table::TableNotes for $name $(<$g>)? {
             fn lie(&self) -> Option<&$crate::fair::table::Lie> {
                 match self {
                     Self::LieProven(lie) => Some(lie),
@@ -105,7 +105,7 @@ macro_rules! game_notes {
             }
         }
 
-        impl From<$crate::fair::table::TableNote<$verdict>> for $name {
+        impl $(<$g: $bound>)? From<$crate::fair::table::TableNote<$verdict>> for $name $(<$g>)? {
             fn from(note: $crate::fair::table::TableNote<$verdict>) -> Self {
                 use $crate::fair::table::TableNote as T;
                 match note {
