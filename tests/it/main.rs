@@ -29,6 +29,7 @@ mod saves;
 mod scenarios;
 mod session;
 mod tables;
+mod toy;
 mod uniformity;
 mod vectors;
 mod window;
