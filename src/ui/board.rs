@@ -6,6 +6,7 @@
 
 use egui::{Align2, Color32, FontId, Id, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2};
 
+use super::palette::{DEEP, DEEP_WAVE, KNOWN, OWN_SEA, SEA_LINE, SPLASH};
 use crate::rules::{BoardSize, Coord, Heading};
 
 /// How one cell looks.
@@ -106,15 +107,6 @@ pub struct Sheet<'a> {
     /// A cell's name for screen readers.
     pub label: &'a dyn Fn(Coord) -> String,
 }
-
-// Deep water where nothing is known, the player's own sea, and the shallower
-// water of a cell known to be empty: the three read apart at a glance.
-const DEEP: Color32 = Color32::from_rgb(14, 38, 68);
-const DEEP_WAVE: Color32 = Color32::from_rgb(38, 78, 120);
-const OWN_SEA: Color32 = Color32::from_rgb(26, 70, 108);
-const KNOWN: Color32 = Color32::from_rgb(52, 112, 146);
-const SEA_LINE: Color32 = Color32::from_rgb(70, 112, 150);
-const SPLASH: Color32 = Color32::from_rgb(215, 235, 250);
 
 /// Draws a board as [`Sheet`] says; what the player did with it.
 pub fn show(ui: &mut egui::Ui, sheet: &Sheet<'_>) -> Gesture {

@@ -8,16 +8,10 @@ use super::arch_table::{ArchTable, Decided, Seen};
 use crate::driver::arch::{Level, Move, Played, Position, Side};
 use crate::driver::{ArchimedesAgainst, ArchimedesKind, ArchimedesTable, Millis, Outcome};
 use crate::rules::Coord;
+use crate::ui::palette::{FIRE, MINE, OWN_SEA, REACH, SEA_LINE, THEIRS};
 
 /// How long the red lines of a sinking stay on the board.
 const FLASH_MS: Millis = 1_500;
-
-const SEA: Color32 = Color32::from_rgb(0x1d, 0x4e, 0x6e);
-const SEA_LINE: Color32 = Color32::from_rgb(0x2c, 0x66, 0x8a);
-const MINE: Color32 = Color32::from_rgb(0xc8, 0xd3, 0xdc);
-const THEIRS: Color32 = Color32::from_rgb(0xd9, 0x9a, 0x3c);
-const DOT: Color32 = Color32::from_rgb(0x4c, 0xd9, 0x64);
-const FIRE: Color32 = Color32::from_rgb(0xe8, 0x3a, 0x2e);
 
 /// A game of Archimedes on screen.
 #[derive(Debug)]
@@ -424,12 +418,12 @@ impl ArchPlay {
                             painter.circle_stroke(
                                 rect.center(),
                                 cell * 0.44,
-                                Stroke::new(3.0, DOT),
+                                Stroke::new(3.0, REACH),
                             );
                         }
                     }
                     None if reach.contains(c) => {
-                        painter.circle_filled(rect.center(), cell * 0.13, DOT);
+                        painter.circle_filled(rect.center(), cell * 0.13, REACH);
                     }
                     None => {}
                 }
@@ -572,7 +566,7 @@ fn paint_grid(
 ) {
     let label = origin.x - outer.left();
     let board = Rect::from_min_size(origin, Vec2::splat(cell * f32::from(n)));
-    painter.rect_filled(board, 4.0, SEA);
+    painter.rect_filled(board, 4.0, OWN_SEA);
     for i in 0..=n {
         let d = f32::from(i) * cell;
         let stroke = Stroke::new(1.0, SEA_LINE);

@@ -8,6 +8,9 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, RichText, Sense, Shape,
 
 use super::super::board::{self, Look};
 use super::super::i18n::Text;
+// The cells are painted by the boards' own painter (board.rs); the diagrams add
+// the outline, the fleet's decks, the aim and the radar's rings.
+use super::super::palette::{AIM, RADAR_DECK, RADAR_WATER, SEA_LINE, SHIP};
 
 /// A drawn cell's side, in points.
 const CELL: f32 = 18.0;
@@ -15,14 +18,6 @@ const CELL: f32 = 18.0;
 const SIDE_WIDTH: f32 = 250.0;
 /// The widest a paragraph runs: longer lines are hard to follow.
 const TEXT_WIDTH: f32 = 720.0;
-
-// The cells are painted by the boards' own painter (board.rs); these colours are the
-// diagrams' extras: the outline, the fleet's decks, the aim, the radar's rings.
-const SEA_LINE: Color32 = Color32::from_rgb(60, 100, 140);
-const SHIP: Color32 = Color32::from_rgb(150, 160, 170);
-const AIM: Color32 = Color32::from_rgb(255, 220, 80);
-const RADAR_DECK: Color32 = Color32::from_rgb(120, 255, 140);
-const RADAR_WATER: Color32 = Color32::from_rgb(120, 200, 255);
 
 /// A drawn cell: column and row from 0, as on the board.
 type Cell = (u8, u8);
