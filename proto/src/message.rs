@@ -217,6 +217,33 @@ pub enum Payload {
     },
 }
 
+impl Payload {
+    /// The game a message is about, for those that name one (the table's own
+    /// messages — hellos, settings, nonces, play again, leave — name none).
+    pub fn game(&self) -> Option<&Hash> {
+        match self {
+            Self::Commit { game, .. }
+            | Self::Start { game, .. }
+            | Self::Act { game, .. }
+            | Self::Answer { game, .. }
+            | Self::DrawOffer { game, .. }
+            | Self::DrawAnswer { game, .. }
+            | Self::Resign { game }
+            | Self::Lie { game, .. }
+            | Self::Forfeit { game, .. }
+            | Self::Reveal { game, .. }
+            | Self::Verdict { game, .. }
+            | Self::Move { game, .. } => Some(game),
+            Self::Hello { .. }
+            | Self::Settings(_)
+            | Self::Nonce { .. }
+            | Self::PlayAgain { .. }
+            | Self::Leave { .. }
+            | Self::CodeHello { .. } => None,
+        }
+    }
+}
+
 /// A signed message's contents.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Body {

@@ -872,3 +872,54 @@ fn a_claim_for_an_answer_at_an_archimedes_table_is_a_lie_whatever_its_sender_had
         assert!(lie.reason.contains("only a move can be owed"), "{lie}");
     }
 }
+
+#[test]
+fn a_message_about_the_old_game_after_its_sender_asked_for_the_next_is_one_lie_in_every_order() {
+    let mut friends = Friends::new(6, 41);
+    friends.play_out([Level::Easy, Level::Easy]);
+    friends.deliver();
+    let host = friends.host.table();
+    let (table, game) = (host.id(), host.game_id().expect("game 0"));
+    let before: Vec<(Seat, Vec<u8>)> = host.transcript().iter().cloned().collect();
+    // Both ask for the next game, neither having seen the other's request; then the
+    // guest signs a message about game 0.
+    let now = friends.now;
+    friends
+        .host
+        .handle_command(now, Command::PlayAgain)
+        .unwrap();
+    friends
+        .guest
+        .handle_command(now, Command::PlayAgain)
+        .unwrap();
+    let host_again = friends.host.poll_transmit().expect("the host's request");
+    let guest_again = friends.guest.poll_transmit().expect("the guest's request");
+    let old = crate::support::guest_signs(
+        &friends.guest_id,
+        friends.guest.table(),
+        Payload::Resign { game },
+    );
+    let order = |tail: [(Seat, &Vec<u8>); 3]| {
+        let mut frames = before.clone();
+        frames.extend(tail.map(|(seat, bytes)| (seat, bytes.clone())));
+        crate::support::observed::<
+            armada::fair::table::open::Open<armada::fair::archimedes::Archimedes>,
+        >(table, &frames)
+    };
+    let opened_first = order([
+        (Seat::Host, &host_again),
+        (Seat::Guest, &guest_again),
+        (Seat::Guest, &old),
+    ]);
+    let opened_after = order([
+        (Seat::Guest, &guest_again),
+        (Seat::Guest, &old),
+        (Seat::Host, &host_again),
+    ]);
+    assert_eq!(opened_first, opened_after);
+    let lie = opened_first.0.expect("the message is a lie");
+    assert_eq!(
+        (lie.liar, lie.reason.as_str()),
+        (Seat::Guest, "the message names another game")
+    );
+}

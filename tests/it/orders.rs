@@ -468,3 +468,52 @@ fn every_legal_order_of_many_tables_verifies_the_same() {
     );
     eprintln!("{cover:?}");
 }
+
+#[test]
+fn a_message_about_the_old_game_after_its_sender_asked_for_the_next_is_one_lie_in_every_order() {
+    use crate::pair::Pair;
+    use armada::rules::Variant;
+    use armada::session::Command;
+
+    let mut pair = Pair::new(Variant::Armada, false, 31);
+    pair.play_game();
+    pair.drive();
+    let table = pair.host.table().id();
+    let game = pair.host.table().game_id().expect("game 0");
+    let before: Vec<(Seat, Vec<u8>)> = pair.host.table().transcript().iter().cloned().collect();
+    // Both ask for the next game, neither having seen the other's request; then the
+    // guest signs a message about game 0.
+    let now = pair.now;
+    pair.host.handle_command(now, Command::PlayAgain).unwrap();
+    pair.guest.handle_command(now, Command::PlayAgain).unwrap();
+    let host_again = pair.host.poll_transmit().expect("the host's request");
+    let guest_again = pair.guest.poll_transmit().expect("the guest's request");
+    let identity = pair.guest.identity().clone();
+    let old = crate::support::guest_signs(
+        &identity,
+        pair.guest.table(),
+        proto::Payload::Resign { game },
+    );
+    let order = |tail: [(Seat, &Vec<u8>); 3]| {
+        let mut frames = before.clone();
+        frames.extend(tail.map(|(seat, bytes)| (seat, bytes.clone())));
+        crate::support::observed::<armada::fair::table::Sea>(table, &frames)
+    };
+    // The next round opened before the message came, or after it.
+    let opened_first = order([
+        (Seat::Host, &host_again),
+        (Seat::Guest, &guest_again),
+        (Seat::Guest, &old),
+    ]);
+    let opened_after = order([
+        (Seat::Guest, &guest_again),
+        (Seat::Guest, &old),
+        (Seat::Host, &host_again),
+    ]);
+    assert_eq!(opened_first, opened_after);
+    let lie = opened_first.0.expect("the message is a lie");
+    assert_eq!(
+        (lie.liar, lie.reason.as_str()),
+        (Seat::Guest, "the message names another game")
+    );
+}

@@ -131,3 +131,37 @@ pub fn transcript_file(table: [u8; 32], frames: &[(Seat, Vec<u8>)]) -> Vec<u8> {
             .collect(),
     })
 }
+
+/// A fresh observer of `G`'s table `table` takes `frames` in, in this order: the
+/// first lie it names and its verdicts, in words (to compare two orders).
+pub fn observed<G: armada::fair::table::Rules>(
+    table: [u8; 32],
+    frames: &[(Seat, Vec<u8>)],
+) -> (Option<armada::fair::table::Lie>, String) {
+    let mut observer = armada::fair::table::Observer::<G>::new(table);
+    for (from, bytes) in frames {
+        observer
+            .receive(*from, bytes)
+            .expect("a signed frame in its chain's order is taken in");
+    }
+    (observer.first_lie(), format!("{:?}", observer.verdicts()))
+}
+
+/// The guest's signature on a frame it builds itself, next in its chain after what
+/// `view` (its own table) holds, as a lying client would.
+pub fn guest_signs<G: armada::fair::table::Rules>(
+    identity: &armada::fair::sign::Identity,
+    view: &armada::fair::table::Observer<G>,
+    payload: armada_proto::Payload,
+) -> Vec<u8> {
+    let (seq, prev) = view.chain_head(Seat::Guest);
+    identity.seal(&armada_proto::Body {
+        version: armada_proto::PROTOCOL_VERSION,
+        table: view.id(),
+        from: armada::fair::wire::seat(Seat::Guest),
+        seq,
+        prev,
+        seen: view.last_hash(Seat::Host),
+        payload,
+    })
+}

@@ -113,6 +113,9 @@ impl Rules for Sea {
     }
     fn lie_in_game(table: &mut Table, lie: &Lie, notes: &mut Vec<Note>) -> bool {
         match table.round.as_mut() {
+            // A round takes lies once it opened (both nonces in): before, whether it
+            // exists at all depends on the order the requests for it arrived in.
+            Some(round) if round.core.id.is_none() => false,
             Some(round) if round.core.lie.is_none() && round.core.settled.is_none() => {
                 round.core.lie = Some(lie.clone());
                 if let Some(game) = round.game.as_mut()

@@ -427,8 +427,11 @@ impl<G: Rules> Observer<G> {
         }
     }
 
-    /// Games begun at the table, the one under way included.
+    /// Games opened at the table (both nonces in), the one under way included: a
+    /// lie told before a round opens is the table's, however far the requests for
+    /// that round had come (which the order frames arrive in may change).
     pub(crate) fn begun(&self) -> usize {
-        self.finished.len() + usize::from(self.round.is_some())
+        let opened = self.round.as_ref().is_some_and(|r| G::core(r).id.is_some());
+        self.finished.len() + usize::from(opened)
     }
 }

@@ -220,6 +220,17 @@ impl<G: Rules> Observer<G> {
             seen,
             payload: &body.payload,
         };
+        // A side that asked for the next game is done with this one: a message of
+        // its naming a game after that is a lie, whether or not the other side's
+        // request (which would open the next round) was taken in before it.
+        if body.payload.game().is_some()
+            && self
+                .round
+                .as_ref()
+                .is_some_and(|r| G::core(r).again[from.index()].is_some())
+        {
+            return Err(OTHER_GAME.into());
+        }
         G::first_look(self, heard, notes)?;
         match &body.payload {
             Payload::Hello { key, join } => {
