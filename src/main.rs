@@ -17,8 +17,12 @@ use cli::started;
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 /// Without a command it opens the window.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
+    /// Where saved games and the identity key live, for the window opened without a
+    /// command (default: the platform's data directory).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -271,7 +275,9 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<u8> {
     let Some(command) = &cli.command else {
-        return Ok(armada::ui::run(armada::driver::Store::open(None).ok()));
+        return Ok(armada::ui::run(
+            armada::driver::Store::open(cli.data_dir.as_deref()).ok(),
+        ));
     };
     match command {
         #[cfg(feature = "bench")]

@@ -276,3 +276,29 @@ fn the_json_record_of_every_game_has_one_shape() {
         assert!(game["void"].as_array().unwrap().is_empty(), "{game}");
     }
 }
+
+#[test]
+fn a_data_directory_given_without_a_command_is_the_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    // No display here: the window says why it cannot open, after opening its store.
+    let out = Command::new(env!("CARGO_BIN_EXE_armada"))
+        .args(["--data-dir", data.to_str().unwrap()])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("armada runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no display"),
+        "{out:?}"
+    );
+    assert!(data.join("tables").is_dir(), "the window's store is there");
+    // With a command, the command's own `--data-dir` is the one to use.
+    let out = armada(&["--data-dir", data.to_str().unwrap(), "verify", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot be used with"),
+        "{out:?}"
+    );
+}
