@@ -199,6 +199,8 @@ struct Play {
     dragging: bool,
     dir: Dir,
     problem: Option<Problem>,
+    /// Automatic placement found no room for the docked ships around the placed ones.
+    no_room: bool,
     /// The game the host's Start was sent for (a network table takes it in later).
     start_sent: Option<u32>,
     tool: Tool,
@@ -748,6 +750,7 @@ impl Play {
             dragging: false,
             dir: Dir::Across,
             problem: None,
+            no_room: false,
             start_sent: None,
             // A fleet is committed only when Start was pressed.
             tool: Tool::Shot,

@@ -444,6 +444,29 @@ fn placing_by_hand_explains_a_refused_position() {
 }
 
 #[test]
+fn placing_the_rest_automatically_keeps_the_ships_placed_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Hard");
+    click(&mut harness, "Your fleet A1: water");
+    assert!(has(&harness, "9 ships to place"));
+    assert!(!has(&harness, "Place automatically"));
+    click(&mut harness, "Place the rest automatically");
+    assert!(has(&harness, "Every ship is placed."));
+    for cell in ["A1", "B1", "C1", "D1"] {
+        assert!(has(&harness, &format!("Your fleet {cell}: ship")), "{cell}");
+    }
+    for cell in ["E1", "A2", "E2"] {
+        assert!(
+            has(&harness, &format!("Your fleet {cell}: water")),
+            "{cell}"
+        );
+    }
+    // With every ship placed, the button draws a whole new fleet again.
+    assert!(has(&harness, "Place automatically"));
+}
+
+#[test]
 fn a_right_click_turns_the_ship_in_hand_and_a_placed_ship_is_dragged_elsewhere() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
@@ -528,6 +551,27 @@ fn the_public_network_switch_is_on_by_default_explains_itself_and_is_remembered(
         "Through the internet (the public libp2p network)",
     );
     assert_eq!(harness.state().friend_net().public, Public::Builtin);
+}
+
+#[test]
+fn the_public_network_switch_shows_it_off_when_the_run_forces_it_off() {
+    use armada::driver::Public;
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let config = armada::net::Config {
+        public: Public::Off,
+        ..armada::net::Config::default()
+    };
+    // The remembered choice is on (the default), but this run is off the network.
+    let harness = harness(Armada::new(Some(store)).with_network(config));
+    let switch = harness.get_by_label("Through the internet (the public libp2p network)");
+    assert!(switch.accesskit_node().is_disabled());
+    assert_eq!(
+        switch.accesskit_node().toggled(),
+        Some(egui::accesskit::Toggled::False)
+    );
+    assert!(has(&harness, "Off for this run: ARMADA_NO_PUBLIC is set"));
+    assert_eq!(harness.state().friend_net().public, Public::Off);
 }
 
 /// Found looking at the battle: "Torpedo runs □" — the window's fonts have no
@@ -979,6 +1023,9 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     assert!(status.success());
     click(&mut harness, "Home");
     assert!(has(&harness, "Open a table"));
+    // The invite was used: the field is empty for the next one, not appended to.
+    let value = harness.get_by_label(field).accesskit_node().value();
+    assert!(value.as_deref().unwrap_or("").is_empty(), "{value:?}");
 }
 
 /// The label of an enemy cell whose whole 3×3 square lies on the board and holds an

@@ -199,10 +199,17 @@ impl Armada {
                 .clicked();
         });
         ui.add_space(6.0);
-        friend.public = ui
-            .checkbox(&mut self.prefs.public, t.get("home-public"))
-            .changed();
-        ui.weak(t.get("home-public-why"));
+        if self.net.public.is_on() {
+            friend.public = ui
+                .checkbox(&mut self.prefs.public, t.get("home-public"))
+                .changed();
+            ui.weak(t.get("home-public-why"));
+        } else {
+            // Forced off for this run: the switch shows what is in force, not the
+            // remembered choice, and cannot be turned.
+            ui.add_enabled(false, egui::Checkbox::new(&mut false, t.get("home-public")));
+            ui.weak(t.get("home-public-refused"));
+        }
         if let Some(note) = &self.note {
             ui.colored_label(Color32::from_rgb(240, 120, 110), note);
         }
@@ -355,7 +362,10 @@ impl Armada {
                 );
                 return;
             }
-            Pending::join(store, self.friend_net(), &self.invite, wake)
+            let pending = Pending::join(store, self.friend_net(), &self.invite, wake);
+            // Used: the next code is typed or pasted into an empty field.
+            self.invite.clear();
+            pending
         } else {
             let settings = match self.prefs.mode {
                 Mode::Archimedes(side) => {

@@ -112,6 +112,9 @@ impl Play {
     }
 
     pub(super) fn placement_gesture(&mut self, gesture: board::Gesture) {
+        if gesture.clicked.is_some() || gesture.drag_started.is_some() {
+            self.no_room = false;
+        }
         if gesture.secondary.is_some() {
             self.turn();
         }
@@ -213,15 +216,24 @@ impl Play {
         if ui.button(t.get("placement-rotate")).clicked() {
             self.turn();
         }
-        if ui.button(t.get("placement-auto")).clicked() {
-            let spec = self.draft.spec().clone();
-            let fleet = crate::rules::Placer::new(&spec).place(&mut rand::rng());
-            self.draft.fill(&fleet);
-            self.holding = None;
+        let auto = if self.draft.partly_placed() {
+            "placement-auto-rest"
+        } else {
+            "placement-auto"
+        };
+        if ui.button(t.get(auto)).clicked() {
+            self.no_room = !self.draft.place_rest(&mut rand::rng());
+            if !self.no_room {
+                self.holding = None;
+            }
         }
         if ui.button(t.get("placement-clear")).clicked() {
             self.draft.clear();
             self.holding = Some((0, None));
+            self.no_room = false;
+        }
+        if self.no_room {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get("placement-no-room"));
         }
         ui.add_space(8.0);
         let fleet = self.draft.fleet();
