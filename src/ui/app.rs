@@ -197,6 +197,9 @@ struct Play {
     /// The ship in hand (a slot of the draft), and where it lay if it was lifted.
     holding: Option<(usize, Option<crate::rules::Ship>)>,
     dragging: bool,
+    /// Which deck of the ship in hand the pointer holds (from the bow): a dragged
+    /// ship moves with the pointer, not with its bow.
+    grab: u8,
     dir: Dir,
     problem: Option<Problem>,
     /// Automatic placement found no room for the docked ships around the placed ones.
@@ -748,6 +751,7 @@ impl Play {
             draft: Draft::new(variant.fleet()),
             holding: Some((0, None)),
             dragging: false,
+            grab: 0,
             dir: Dir::Across,
             problem: None,
             no_room: false,

@@ -471,11 +471,9 @@ fn paint_hull(painter: &egui::Painter, span: Rect, across: bool, len: u8, colour
         Stroke::new(1.2, edge),
     ));
     for deck in 0..len {
-        let x = (f32::from(deck) + 0.5) * cell;
-        // The bow deck carries no turret: it is mostly bow.
-        if len > 1 && deck == len - 1 {
-            continue;
-        }
+        // One turret a deck, so a hull's decks can be counted; the bow deck's sits
+        // back from the point, where the hull is still wide.
+        let x = ((f32::from(deck) + 0.5) * cell).min(long - pad - bow * 0.9);
         painter.circle_filled(
             place((x.max(pad + stern + cell * 0.2), 0.0)),
             cell * 0.11,

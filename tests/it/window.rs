@@ -479,7 +479,8 @@ fn a_right_click_turns_the_ship_in_hand_and_a_placed_ship_is_dragged_elsewhere()
     click(&mut harness, "Your fleet A1: water");
     assert!(has(&harness, "9 ships to place"));
     assert!(has(&harness, "Your fleet A4: ship") && has(&harness, "Your fleet B1: water"));
-    // Dragged by a deck to F3, it lies down from F3; A1 to A4 are water again.
+    // Dragged by its second deck to F3, it lies down from F2 (the deck held stays
+    // under the pointer); A1 to A4 are water again.
     let centre =
         |h: &Harness<'_, Armada>, label: &str| h.get_by_label_contains(label).rect().center();
     let from = centre(&harness, "Your fleet A2:");
@@ -499,9 +500,10 @@ fn a_right_click_turns_the_ship_in_hand_and_a_placed_ship_is_dragged_elsewhere()
         modifiers: egui::Modifiers::NONE,
     });
     harness.run();
-    for cell in ["F3", "F4", "F5", "F6"] {
+    for cell in ["F2", "F3", "F4", "F5"] {
         assert!(has(&harness, &format!("Your fleet {cell}: ship")), "{cell}");
     }
+    assert!(has(&harness, "Your fleet F6: water"));
     for cell in ["A1", "A2", "A3", "A4"] {
         assert!(
             has(&harness, &format!("Your fleet {cell}: water")),

@@ -48,7 +48,9 @@ impl Play {
             .and_then(|(c, r)| Coord::new(c, r));
         self.problem = None;
         if let (Some((slot, _)), Some(at), true) = (self.holding, ghost_at, hovered)
-            && let Some(ship) = self.draft.candidate(slot, at, self.dir)
+            && let Some(ship) = self
+                .bow_for(at)
+                .and_then(|bow| self.draft.candidate(slot, bow, self.dir))
         {
             match self.draft.check(slot, ship) {
                 Ok(mask) => overlays.extend(mask.iter().map(|c| (c, Overlay::Fits))),
@@ -123,6 +125,14 @@ impl Play {
         {
             self.put_back();
             self.lift(slot);
+            // The ship stays under the pointer by the deck it was grabbed by.
+            if let Some((_, Some(ship))) = self.holding {
+                let bow = ship.bow();
+                self.grab = match ship.dir() {
+                    Dir::Across => c.col() - bow.col(),
+                    Dir::Down => c.row() - bow.row(),
+                };
+            }
             self.dragging = true;
             return;
         }
@@ -148,6 +158,7 @@ impl Play {
 
     /// Takes slot `slot`'s ship off the board into the hand.
     pub(super) fn lift(&mut self, slot: usize) {
+        self.grab = 0;
         let lifted = self.draft.lift(slot);
         if let Some(ship) = lifted {
             self.dir = ship.dir();
@@ -161,18 +172,32 @@ impl Play {
         let Some((slot, _)) = self.holding else {
             return false;
         };
-        let Some(ship) = self.draft.candidate(slot, c, self.dir) else {
+        let Some(ship) = self
+            .bow_for(c)
+            .and_then(|bow| self.draft.candidate(slot, bow, self.dir))
+        else {
             return false;
         };
         if self.draft.place(slot, ship).is_err() {
             return false;
         }
         self.holding = self.draft.next_free().map(|s| (s, None));
+        self.grab = 0;
         true
+    }
+
+    /// Where the bow of the ship in hand goes when the pointer is on `at` (the deck
+    /// it was grabbed by is under the pointer); none if it would be off the board.
+    fn bow_for(&self, at: Coord) -> Option<Coord> {
+        match self.dir {
+            Dir::Across => Coord::new(at.col().checked_sub(self.grab)?, at.row()),
+            Dir::Down => Coord::new(at.col(), at.row().checked_sub(self.grab)?),
+        }
     }
 
     /// A lifted ship goes back where it lay.
     pub(super) fn put_back(&mut self) {
+        self.grab = 0;
         if let Some((slot, Some(ship))) = self.holding {
             let _ = self.draft.place(slot, ship);
             self.holding = self.draft.next_free().map(|s| (s, None));
