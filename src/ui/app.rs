@@ -878,7 +878,7 @@ impl Play {
             }
             Stage::Waiting => {
                 self.start_when_ready(now);
-                ui.label(t.get("placement-waiting"));
+                self.waiting(ui, t);
                 false
             }
             Stage::Battle | Stage::Over => self.battle(ui, now, t, store, stage),

@@ -1432,6 +1432,17 @@ fn start_friend_game(
     both_until(host, guest, "the guest's Ready", |h, _| {
         has(h, "The opponent is ready.") && start_enabled(h)
     });
+    // The guest's fleet stays on screen while it waits, and it says for what.
+    assert!(has(guest, "Waiting for the host to start the game"));
+    let decks = guest.state().session().unwrap().fleet().unwrap().decks();
+    for cell in decks.iter() {
+        let name = format!(
+            "Your fleet {}{}: ship",
+            (b'A' + cell.col()) as char,
+            cell.row() + 1
+        );
+        assert!(has(guest, &name), "{name}");
+    }
     click(host, "Start the game");
     both_until(host, guest, "the battle", |h, g| {
         has(h, "Offer a draw") && has(g, "Offer a draw")

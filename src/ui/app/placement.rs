@@ -23,6 +23,55 @@ impl Play {
         });
     }
 
+    /// This side's fleet is in and the game not started: the fleet stays on screen,
+    /// with what the table waits for.
+    pub(super) fn waiting(&self, ui: &mut egui::Ui, t: &Text) {
+        let session = self.driver.session();
+        let waits_for_host =
+            session.seat() == Seat::Guest && matches!(self.driver, super::Driver::Remote(_));
+        ui.heading(t.get("placement-fleet-in"));
+        ui.label(t.get(if waits_for_host {
+            "placement-waiting-host"
+        } else {
+            "placement-waiting"
+        }));
+        let variant = self.variant();
+        let size = variant.size();
+        let decks = session
+            .fleet()
+            .map_or(CellSet::EMPTY, crate::rules::Fleet::decks);
+        let look = |c: Coord| {
+            if decks.contains(c) {
+                Look::Ship
+            } else {
+                Look::Sea
+            }
+        };
+        let own = t.get("board-own");
+        board::show(
+            ui,
+            &board::Sheet {
+                id: Id::new("placement"),
+                size,
+                cell: cell_size(ui.available_width(), size.side()),
+                columns: columns(t, variant),
+                hulls: board::Hulls::Own,
+                look: &look,
+                overlays: &[],
+                label: &|c| {
+                    t.with(
+                        "cell-label",
+                        &[
+                            ("board", Arg::from(own.as_str())),
+                            ("cell", Arg::from(cell_name(t, variant, c))),
+                            ("state", Arg::from(look_name(t, look(c)))),
+                        ],
+                    )
+                },
+            },
+        );
+    }
+
     pub(super) fn placement_keys(&mut self, ui: &egui::Ui) {
         if ui.input(|i| i.key_pressed(Key::R)) {
             self.turn();
