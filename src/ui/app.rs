@@ -202,6 +202,8 @@ struct Play {
     grab: u8,
     dir: Dir,
     problem: Option<Problem>,
+    /// The enemy cell just fired at, while the pointer has not left it.
+    fired_at: Option<Coord>,
     /// Automatic placement found no room for the docked ships around the placed ones.
     no_room: bool,
     /// The game the host's Start was sent for (a network table takes it in later).
@@ -754,6 +756,7 @@ impl Play {
             grab: 0,
             dir: Dir::Across,
             problem: None,
+            fired_at: None,
             no_room: false,
             start_sent: None,
             // A fleet is committed only when Start was pressed.

@@ -1077,6 +1077,40 @@ fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
     true
 }
 
+#[test]
+fn a_refused_aim_is_not_shown_on_the_cell_just_fired_at_until_the_pointer_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    start_against(&mut harness, "Easy");
+    let label = |h: &Harness<'_, Armada>, state: &str| {
+        h.query_all_by_label_contains("Enemy waters")
+            .filter_map(|n| n.accesskit_node().label())
+            .find(|l| l.ends_with(state))
+            .unwrap()
+    };
+    let target = label(&harness, ": unknown");
+    let cell = target.trim_end_matches("unknown").to_owned();
+    harness.get_by_label(&target).click();
+    harness.run();
+    until_my_move(&mut harness);
+    step_until(&mut harness, 32, |h| !h.state().animating());
+    assert!(
+        !has(&harness, &format!("{cell}unknown")),
+        "the shot was fired"
+    );
+    assert!(
+        !has(&harness, "Not here"),
+        "no refusal under a pointer at rest"
+    );
+    // Away, and back: now the marked cell refuses the aim, and says why.
+    harness.get_by_label(&label(&harness, ": unknown")).hover();
+    harness.run();
+    harness.get_by_label_contains(&cell).hover();
+    harness.run();
+    harness.run();
+    assert!(has(&harness, "Not here: "));
+}
+
 /// Opens a game against `level` in the window, fleet placed automatically, and
 /// waits for the player's first move.
 fn start_against(harness: &mut Harness<'_, Armada>, level: &str) {

@@ -154,6 +154,7 @@ impl Play {
             self.radar = None;
             self.refused = None;
             self.tool = Tool::Shot;
+            self.fired_at = Some(cell);
         }
     }
 
@@ -354,7 +355,10 @@ impl Play {
         // No aim over the player's own action still being shown: its cells are not
         // drawn yet, and a preview there would be refused for no visible reason.
         let landing = self.anims.iter().any(|a| a.seat == me);
-        if mine && !landing {
+        // Nor on the cell just fired at while the pointer rests there: it is marked
+        // now, and "not here" would answer a question nobody asked.
+        let resting = hover.is_some() && hover == self.fired_at;
+        if mine && !landing && !resting {
             let at = hover.unwrap_or(self.cursor);
             let action = self.aim(at);
             let cells = preview(&action, size);
@@ -394,6 +398,9 @@ impl Play {
             }
             None => d.remove::<(u8, u8)>(Id::new("aim")),
         });
+        if gesture.hovered != self.fired_at {
+            self.fired_at = None;
+        }
         if gesture.secondary.is_some() {
             self.heading = next_heading(self.heading);
         }
