@@ -204,8 +204,9 @@ struct Play {
     problem: Option<Problem>,
     /// The enemy cell just fired at, while the pointer has not left it.
     fired_at: Option<Coord>,
-    /// Automatic placement found no room for the docked ships around the placed ones.
-    no_room: bool,
+    /// A word about the last automatic placement (its message id): no room for
+    /// the docked ships around the placed ones.
+    placing_note: Option<&'static str>,
     /// The game the host's Start was sent for (a network table takes it in later).
     start_sent: Option<u32>,
     tool: Tool,
@@ -311,6 +312,19 @@ impl Armada {
     /// no discovery).
     pub fn with_network(mut self, config: crate::driver::Config) -> Self {
         self.net = config;
+        self
+    }
+
+    /// Test scaffolding: the home screen as if a LAN search had found these tables
+    /// (peer, game, invite if the host accepts LAN joins without a code).
+    #[cfg(feature = "harness")]
+    #[must_use]
+    pub fn with_lan_found(mut self, tables: Vec<(String, String, Option<String>)>) -> Self {
+        let tables = tables
+            .into_iter()
+            .map(|(peer, game, invite)| LanTable { peer, game, invite })
+            .collect();
+        self.lan = Some(Lan::Found(tables));
         self
     }
 
@@ -757,7 +771,7 @@ impl Play {
             dir: Dir::Across,
             problem: None,
             fired_at: None,
-            no_room: false,
+            placing_note: None,
             start_sent: None,
             // A fleet is committed only when Start was pressed.
             tool: Tool::Shot,

@@ -576,6 +576,39 @@ fn the_public_network_switch_shows_it_off_when_the_run_forces_it_off() {
     assert_eq!(harness.state().friend_net().public, Public::Off);
 }
 
+#[test]
+fn the_lan_list_shows_the_tables_one_can_join_named_readably() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let peer = |tail: &str| format!("12D3KooWQvKnp8h2mLbYbxBW3ZHsdjKx7t9zW{tail}");
+    let app = Armada::new(Some(store)).with_lan_found(vec![
+        (
+            peer("aaaaaa"),
+            "Armada".into(),
+            Some("armada://join/one".into()),
+        ),
+        (peer("bbbbbb"), "Archimedes 8×8".into(), None),
+        (
+            peer("cccccc"),
+            "Armada".into(),
+            Some("armada://join/two".into()),
+        ),
+    ]);
+    let harness = harness(app);
+    assert!(has(&harness, "A table (Armada) at …aaaaaa"));
+    assert!(has(&harness, "A table (Armada) at …cccccc"));
+    assert!(
+        !has(&harness, "bbbbbb"),
+        "a table that cannot be joined is not listed"
+    );
+    assert!(has(
+        &harness,
+        "One more table on the LAN takes its invite by hand: ask your friend for the code."
+    ));
+    // Two Join buttons for the two open tables, and the one beside the code field.
+    assert_eq!(harness.query_all_by_label("Join").count(), 3);
+}
+
 /// Found looking at the battle: "Torpedo runs □" — the window's fonts have no
 /// arrows, and a missing glyph draws as a box. Every character of every message in
 /// every language must be in the fonts the window draws with.
@@ -1469,7 +1502,7 @@ fn start_friend_game(
     // The guest's fleet stays on screen while it waits, and it says for what.
     assert!(has(guest, "Waiting for the host to start the game"));
     let decks = guest.state().session().unwrap().fleet().unwrap().decks();
-    for cell in decks.iter() {
+    for cell in &decks {
         let name = format!(
             "Your fleet {}{}: ship",
             (b'A' + cell.col()) as char,

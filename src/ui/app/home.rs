@@ -244,30 +244,34 @@ impl Armada {
                 ui.ctx()
                     .request_repaint_after(std::time::Duration::from_millis(200));
             }
-            Some(Lan::Found(tables)) if tables.is_empty() => {
-                ui.label(t.get("lan-none"));
-            }
             Some(Lan::Found(tables)) => {
-                for table in tables {
-                    ui.horizontal(|ui| {
+                // Only tables one can join from here; those whose host gives the
+                // invite by hand are counted, not listed.
+                let closed = tables.iter().filter(|t| t.invite.is_none()).count();
+                let mut open = tables.iter().filter_map(|t| Some((t, t.invite.as_ref()?)));
+                if closed == tables.len() {
+                    ui.label(t.get("lan-none"));
+                }
+                for (table, invite) in open.by_ref() {
+                    ui.horizontal_wrapped(|ui| {
                         ui.label(t.with(
                             "lan-table",
                             &[
                                 ("game", Arg::from(table.game.as_str())),
-                                ("peer", Arg::from(table.peer.as_str())),
+                                ("peer", Arg::from(short_peer(&table.peer))),
                             ],
-                        ));
-                        match &table.invite {
-                            Some(invite) => {
-                                if ui.button(t.get("home-join")).clicked() {
-                                    chosen = Some(invite.clone());
-                                }
-                            }
-                            None => {
-                                ui.label(t.get("lan-needs-invite"));
-                            }
+                        ))
+                        .on_hover_text(&table.peer);
+                        if ui.button(t.get("home-join")).clicked() {
+                            chosen = Some(invite.clone());
                         }
                     });
+                }
+                if closed > 0 {
+                    ui.add(
+                        egui::Label::new(t.with("lan-closed", &[("count", Arg::from(closed))]))
+                            .wrap(),
+                    );
                 }
             }
         }
@@ -621,4 +625,21 @@ struct Friend {
 /// A large button of the home screen, at least `width` wide.
 fn big_button(text: String, width: f32) -> egui::Button<'static> {
     egui::Button::new(RichText::new(text).size(18.0)).min_size(egui::Vec2::new(width, 40.0))
+}
+
+/// A peer id as a person reads it: its last few characters (the whole on hover).
+fn short_peer(peer: &str) -> String {
+    let tail: String = peer
+        .chars()
+        .rev()
+        .take(6)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if tail.len() < peer.len() {
+        format!("…{tail}")
+    } else {
+        tail
+    }
 }

@@ -164,7 +164,7 @@ impl Play {
 
     pub(super) fn placement_gesture(&mut self, gesture: board::Gesture) {
         if gesture.clicked.is_some() || gesture.drag_started.is_some() {
-            self.no_room = false;
+            self.placing_note = None;
         }
         if gesture.secondary.is_some() {
             self.turn();
@@ -296,18 +296,20 @@ impl Play {
             "placement-auto"
         };
         if ui.button(t.get(auto)).clicked() {
-            self.no_room = !self.draft.place_rest(&mut rand::rng());
-            if !self.no_room {
+            if self.draft.place_rest(&mut rand::rng()) {
                 self.holding = None;
+                self.placing_note = None;
+            } else {
+                self.placing_note = Some("placement-no-room");
             }
         }
         if ui.button(t.get("placement-clear")).clicked() {
             self.draft.clear();
             self.holding = Some((0, None));
-            self.no_room = false;
+            self.placing_note = None;
         }
-        if self.no_room {
-            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get("placement-no-room"));
+        if let Some(note) = self.placing_note {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get(note));
         }
         ui.add_space(8.0);
         let fleet = self.draft.fleet();

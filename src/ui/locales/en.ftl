@@ -45,7 +45,10 @@ lan-searching = Looking for tables on the LAN…
 lan-none = No tables found on the LAN.
 lan-off = Discovery on the LAN is switched off.
 lan-table = A table ({ $game }) at { $peer }
-lan-needs-invite = its host gives the invite by hand
+lan-closed = { $count ->
+    [one] One more table on the LAN takes its invite by hand: ask your friend for the code.
+   *[other] { $count } more tables on the LAN take their invite by hand: ask your friend for the code.
+}
 home-past = Past games
 home-past-none = No finished games yet.
 past-computer = the computer ({ $level })

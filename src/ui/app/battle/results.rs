@@ -62,7 +62,8 @@ impl Play {
         verdicts(ui, t, session);
         if let Some(saved) = &self.saved {
             ui.add_space(6.0);
-            ui.label(saved);
+            // A path is long and has no spaces: it wraps where it must, whole on hover.
+            ui.add(egui::Label::new(saved).wrap()).on_hover_text(saved);
         }
         ui.add_space(6.0);
         ui.collapsing(t.get("log-title"), |ui| {
