@@ -23,6 +23,7 @@ mod archimedes;
 mod battle;
 mod home;
 mod lot;
+mod news;
 mod placement;
 mod rules;
 mod totals;
@@ -221,6 +222,8 @@ struct Play {
     last: Option<(Seat, Vec<Coord>)>,
     /// The side whose last action hit and who acts again.
     again: Option<Seat>,
+    /// The latest actions' headlines, each from when its animation ends.
+    news: VecDeque<news::News>,
     confirm_resign: bool,
     log: VecDeque<String>,
     saved: Option<String>,
@@ -782,6 +785,7 @@ impl Play {
             calm: false,
             last: None,
             again: None,
+            news: VecDeque::new(),
             confirm_resign: false,
             log: VecDeque::new(),
             saved: None,
@@ -821,6 +825,7 @@ impl Play {
                     self.radar = None;
                     self.last = None;
                     self.again = None;
+                    self.news.clear();
                     self.confirm_resign = false;
                     self.saved = None;
                     self.declined = None;
@@ -848,6 +853,15 @@ impl Play {
                     }
                     self.again = report.again.then_some(seat);
                     self.last = Some((seat, anim.touched()));
+                    let news = news::News::of(
+                        t,
+                        variant,
+                        seat == me,
+                        &report,
+                        self.driver.session().fleet(),
+                        shown,
+                    );
+                    self.tell(news);
                     if !self.calm {
                         self.anims.push_back(anim);
                     }

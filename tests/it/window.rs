@@ -1144,6 +1144,52 @@ fn a_refused_aim_is_not_shown_on_the_cell_just_fired_at_until_the_pointer_comes_
     assert!(has(&harness, "Not here: "));
 }
 
+#[test]
+fn the_boards_and_buttons_stay_put_as_the_battle_goes_on() {
+    for size in [
+        egui::Vec2::new(1280.0, 1000.0),
+        egui::Vec2::new(1100.0, 760.0),
+    ] {
+        boards_and_buttons_stay_put(size);
+    }
+}
+
+fn boards_and_buttons_stay_put(size: egui::Vec2) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let mut harness = sized_harness(Armada::new(Some(store)), size);
+    start_against(&mut harness, "Easy");
+    let places = |h: &Harness<'_, Armada>| {
+        ["Enemy waters A1:", "Your fleet A1:", "Resign"]
+            .map(|label| h.get_by_label_contains(label).rect())
+    };
+    let before = places(&harness);
+    // The first shot, its shell landing, and the move coming back.
+    assert!(click_unknown_enemy_cell(&mut harness));
+    harness.run();
+    assert_eq!(places(&harness), before, "while the shell flies");
+    until_my_move(&mut harness);
+    step_until(&mut harness, 32, |h| !h.state().animating());
+    assert_eq!(places(&harness), before, "after the first action");
+    // The latest action shown is told on the news line, whoever made it.
+    let headlines = [
+        "Hit!",
+        "Miss.",
+        "You sank their ",
+        "They missed.",
+        "They hit your ",
+        "They sank your ",
+    ];
+    assert!(
+        headlines.iter().any(|h| has(&harness, h)),
+        "the latest action is told"
+    );
+    // A weapon chosen shows its hint: nothing below it moves either.
+    harness.key_press(egui::Key::Num2);
+    harness.run();
+    assert_eq!(places(&harness), before, "with the torpedo's hint");
+}
+
 /// Opens a game against `level` in the window, fleet placed automatically, and
 /// waits for the player's first move.
 fn start_against(harness: &mut Harness<'_, Armada>, level: &str) {

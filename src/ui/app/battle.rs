@@ -41,7 +41,7 @@ impl Play {
         }
         self.link_line(ui, t);
         self.turn_line(ui, now, t, &game, stage);
-        self.lot_line(ui, t);
+        self.news_line(ui, now, t);
         if stage == Stage::Battle {
             // A sinking not shown yet is not told yet either.
             let unseen: Vec<u8> = self
@@ -179,9 +179,17 @@ impl Play {
             _ if game.mover() == me => "turn-yours",
             _ => "turn-theirs",
         };
-        let again = match (id, self.again) {
-            ("turn-yours", Some(seat)) if seat == me => Some(t.get("turn-again")),
-            ("turn-theirs", Some(seat)) if seat != me => Some(t.get("turn-again-theirs")),
+        // A sinking is not just another hit: the banner says which it was.
+        let sank = self
+            .shown_news(now)
+            .is_some_and(|n| n.weight == super::news::Weight::Sunk);
+        let again = match (id, self.again, sank) {
+            ("turn-yours", Some(seat), false) if seat == me => Some(t.get("turn-again")),
+            ("turn-yours", Some(seat), true) if seat == me => Some(t.get("turn-again-sunk")),
+            ("turn-theirs", Some(seat), false) if seat != me => Some(t.get("turn-again-theirs")),
+            ("turn-theirs", Some(seat), true) if seat != me => {
+                Some(t.get("turn-again-theirs-sunk"))
+            }
             _ => None,
         };
         let fill = match id {
@@ -493,13 +501,16 @@ impl Play {
                     self.tool = tool;
                 }
             }
-        });
-        if self.tool == Tool::Weapon(Weapon::Torpedo) {
-            let label = t.with("heading", &[("arrow", Arg::from(arrow(t, self.heading)))]);
-            if ui.button(label).clicked() {
-                self.heading = next_heading(self.heading);
+            // The torpedo's heading joins the bar's row: choosing it moves nothing
+            // below.
+            if self.tool == Tool::Weapon(Weapon::Torpedo) {
+                ui.separator();
+                let label = t.with("heading", &[("arrow", Arg::from(arrow(t, self.heading)))]);
+                if ui.button(label).clicked() {
+                    self.heading = next_heading(self.heading);
+                }
             }
-        }
+        });
     }
 
     /// A friend table's connection, and what the network side refused of ours.

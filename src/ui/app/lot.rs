@@ -3,15 +3,13 @@
 //!
 //! It only reads the table's seats; the lot itself is drawn by the driver.
 
-use egui::RichText;
-
 use super::super::i18n::Text;
-use super::{Driver, Play, Stage, stage};
+use super::{Driver, Play};
 
 impl Play {
     /// The lot in words, at a table against the computer in its first game (a
     /// friend's table has no lot: its host moves first).
-    fn lot(&self, t: &Text) -> Option<String> {
+    pub(super) fn lot(&self, t: &Text) -> Option<String> {
         let Driver::Local(local) = &self.driver else {
             return None;
         };
@@ -24,17 +22,6 @@ impl Play {
                 "lot-computer"
             })
         })
-    }
-
-    /// The lot's line under the turn, while the first game runs and has no action yet.
-    pub(super) fn lot_line(&self, ui: &mut egui::Ui, t: &Text) {
-        let session = self.driver.session();
-        if stage(session) == Stage::Battle
-            && session.table().history().is_empty()
-            && let Some(line) = self.lot(t)
-        {
-            ui.label(RichText::new(line).italics());
-        }
     }
 
     /// The lot as the move log's first line (the log shows the newest first).
