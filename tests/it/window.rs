@@ -451,8 +451,11 @@ fn placing_the_rest_automatically_keeps_the_ships_placed_by_hand() {
     click(&mut harness, "Your fleet A1: water");
     assert!(has(&harness, "9 ships to place"));
     assert!(!has(&harness, "Place automatically"));
+    let start = harness.get_by_label("Start the game").rect();
     click(&mut harness, "Place the rest automatically");
     assert!(has(&harness, "Every ship is placed."));
+    // The dock emptied below the buttons: Start stayed where the pointer left it.
+    assert_eq!(harness.get_by_label("Start the game").rect(), start);
     for cell in ["A1", "B1", "C1", "D1"] {
         assert!(has(&harness, &format!("Your fleet {cell}: ship")), "{cell}");
     }
@@ -464,6 +467,13 @@ fn placing_the_rest_automatically_keeps_the_ships_placed_by_hand() {
     }
     // With every ship placed, the button draws a whole new fleet again.
     assert!(has(&harness, "Place automatically"));
+    // For the docs: `ARMADA_SHOTS=dir` keeps the placement.
+    if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+        let image = harness.render().expect("a renderer");
+        image
+            .save(std::path::Path::new(&shots).join("placement.png"))
+            .unwrap();
+    }
 }
 
 #[test]
@@ -1184,6 +1194,12 @@ fn boards_and_buttons_stay_put(size: egui::Vec2) {
         headlines.iter().any(|h| has(&harness, h)),
         "the latest action is told"
     );
+    // For the docs: `ARMADA_SHOTS=dir` keeps the battle with its news line.
+    if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+        let image = harness.render().expect("a renderer");
+        let name = format!("battle_{}x{}.png", size.x, size.y);
+        image.save(std::path::Path::new(&shots).join(name)).unwrap();
+    }
     // A weapon chosen shows its hint: nothing below it moves either.
     harness.key_press(egui::Key::Num2);
     harness.run();
@@ -1386,13 +1402,23 @@ fn a_hit_is_announced_as_another_action() {
     for _ in 0..100 {
         until_my_move(&mut harness);
         let session = harness.state().session().unwrap();
-        let mine = session
-            .table()
-            .history()
-            .last()
-            .is_some_and(|p| p.seat == session.seat() && p.report.again);
+        let last = session.table().history().last();
+        let mine = last.is_some_and(|p| p.seat == session.seat() && p.report.again);
+        let sank = last.is_some_and(|p| {
+            p.report
+                .effects
+                .iter()
+                .any(|e| matches!(e, armada::rules::Effect::Sunk { .. }))
+        });
         if mine && session.table().game().is_some_and(|g| !g.is_over()) {
-            assert!(has(&harness, "Hit! Another action."));
+            // A sinking is told apart from a hit, on the banner and the news line.
+            if sank {
+                assert!(has(&harness, "Sunk! Another action."));
+                assert!(has(&harness, "You sank their "));
+            } else {
+                assert!(has(&harness, "Hit! Another action."));
+                assert!(has(&harness, "Hit!"));
+            }
             return;
         }
         assert!(!has(&harness, "Hit! Another action."));

@@ -267,24 +267,12 @@ impl Play {
         let left = (0..lengths.len())
             .filter(|s| self.draft.ship(*s).is_none())
             .count();
-        ui.label(t.with("placement-left", &[("count", Arg::from(left))]));
-        for (slot, len) in lengths.iter().enumerate() {
-            if self.draft.ship(slot).is_some() {
-                continue;
-            }
-            let held = self.holding.is_some_and(|(s, _)| s == slot);
-            let label = t.with("dock-ship", &[("len", Arg::from(u32::from(*len)))]);
-            let blocks = "■".repeat(usize::from(*len));
-            let response = ui
-                .add(egui::Button::selectable(held, format!("{blocks}  {label}")))
-                .interact(egui::Sense::drag());
-            if response.clicked() {
-                self.holding = Some((slot, None));
-            }
-            if response.drag_started() {
-                self.holding = Some((slot, None));
-                self.dragging = true;
-            }
+        // One line whatever is left, and the buttons under it: nothing here moves as
+        // ships leave the dock (its list is below them).
+        if left == 0 {
+            ui.label(t.get("placement-ready"));
+        } else {
+            ui.label(t.with("placement-left", &[("count", Arg::from(left))]));
         }
         ui.add_space(8.0);
         if ui.button(t.get("placement-rotate")).clicked() {
@@ -308,14 +296,8 @@ impl Play {
             self.holding = Some((0, None));
             self.placing_note = None;
         }
-        if let Some(note) = self.placing_note {
-            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get(note));
-        }
         ui.add_space(8.0);
         let fleet = self.draft.fleet();
-        if fleet.is_some() {
-            ui.label(t.get("placement-ready"));
-        }
         let me = self.driver.session().seat();
         // The host's Start waits for the guest's Ready (its committed fleet). Against
         // the computer the person starts the game from either seat: a computer that
@@ -349,6 +331,28 @@ impl Play {
         {
             self.holding = None;
             self.start_when_ready(now);
+        }
+        if let Some(note) = self.placing_note {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), t.get(note));
+        }
+        ui.add_space(8.0);
+        for (slot, len) in lengths.iter().enumerate() {
+            if self.draft.ship(slot).is_some() {
+                continue;
+            }
+            let held = self.holding.is_some_and(|(s, _)| s == slot);
+            let label = t.with("dock-ship", &[("len", Arg::from(u32::from(*len)))]);
+            let blocks = "■".repeat(usize::from(*len));
+            let response = ui
+                .add(egui::Button::selectable(held, format!("{blocks}  {label}")))
+                .interact(egui::Sense::drag());
+            if response.clicked() {
+                self.holding = Some((slot, None));
+            }
+            if response.drag_started() {
+                self.holding = Some((slot, None));
+                self.dragging = true;
+            }
         }
     }
 }
