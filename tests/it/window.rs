@@ -2730,6 +2730,39 @@ fn archimedes_is_saved_after_every_move_and_continued_from_home() {
 }
 
 #[test]
+fn the_archimedes_results_are_whole_on_screen_at_both_sizes() {
+    for size in [
+        egui::Vec2::new(1100.0, 760.0),
+        egui::Vec2::new(640.0, 480.0),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = armada::store::Store::open(Some(dir.path())).unwrap();
+        let mut harness = sized_harness(Armada::new(Some(store)).without_pauses(), size);
+        click(&mut harness, "10×10");
+        click(&mut harness, "Easy");
+        click(&mut harness, "Menu");
+        click(&mut harness, "Resign");
+        assert!(has(&harness, "You lose."), "{size:?}");
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+        for label in ["You lose.", "A player resigned.", "New game", "Home"] {
+            for node in harness.get_all_by_label(label) {
+                assert!(
+                    window.contains_rect(node.rect()),
+                    "{label} at {size:?}: {:?}",
+                    node.rect()
+                );
+            }
+        }
+        // For the docs: `ARMADA_SHOTS=dir` keeps the result at each size.
+        if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+            let image = harness.render().expect("a renderer");
+            let name = format!("archimedes_results_{}x{}.png", size.x, size.y);
+            image.save(std::path::Path::new(&shots).join(name)).unwrap();
+        }
+    }
+}
+
+#[test]
 fn archimedes_speaks_the_russian_pages_words() {
     let dir = tempfile::tempdir().unwrap();
     let store = armada::store::Store::open(Some(dir.path())).unwrap();

@@ -201,16 +201,22 @@ impl ArchPlay {
         ui.horizontal_top(|ui| {
             chosen = self.board(ui, now, &position, side);
             ui.add_space(16.0);
-            ui.vertical(|ui| self.side_panel(ui, t));
+            ui.vertical(|ui| {
+                // The result heads the column beside the board, where it is seen
+                // whole at any window size, never below the board's edge.
+                if let Some(decided) = &decided {
+                    egui::Frame::group(ui.style())
+                        .inner_margin(egui::Margin::same(10))
+                        .show(ui, |ui| asked = self.results(ui, t, &position, decided));
+                    ui.add_space(10.0);
+                }
+                self.side_panel(ui, t);
+            });
         });
         if let Some(mv) = chosen
             && self.table.play(now, mv)
         {
             self.selected = None;
-        }
-        if let Some(decided) = decided {
-            ui.add_space(8.0);
-            asked = self.results(ui, t, &position, &decided);
         }
         asked
     }
