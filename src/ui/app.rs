@@ -18,6 +18,7 @@ use crate::rules::{
 };
 
 mod anim;
+mod arch_rules;
 mod arch_table;
 mod archimedes;
 mod battle;
@@ -115,6 +116,8 @@ pub struct Armada {
     backdrop: bool,
     /// The Rules screen is shown instead of the table or home, which wait under it.
     rules: bool,
+    /// Which game's rules the Rules screen shows.
+    rules_of: rules::Game,
     /// The top bar's Home: shown, or asking before a friend's game is left.
     home_button: HomeButton,
     /// Won, lost and drawn across games, per kind of game.
@@ -275,6 +278,7 @@ impl Armada {
             lan: None,
             backdrop: true,
             rules: false,
+            rules_of: rules::Game::Sea,
             home_button: HomeButton::Shown,
             totals,
             totals_lost,
@@ -468,17 +472,8 @@ impl Armada {
                 central.frame(egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT));
         }
         central.show(ui, |ui| {
-            if self.rules
-                && let Some(arch) = &self.arch
-            {
-                let friend = arch.table.level().is_none();
-                if archimedes::rules_screen(ui, &self.text, friend) {
-                    self.rules = false;
-                }
-                return;
-            }
             if self.rules {
-                if rules::show(ui, &self.text) {
+                if rules::show(ui, &self.text, &mut self.rules_of) {
                     self.rules = false;
                 }
                 // A host waiting under the rules still starts the game once the guest
@@ -545,7 +540,7 @@ impl Armada {
                 .add(egui::Button::new(self.text.get("rules-button")).selected(self.rules))
                 .clicked()
             {
-                self.rules = !self.rules;
+                self.toggle_rules();
             }
             if self.home_button == HomeButton::Asking {
                 ui.label(self.text.get("leave-confirm"));
@@ -584,8 +579,21 @@ impl Armada {
         if close {
             self.rules = false;
         } else if toggle {
-            self.rules = !self.rules;
+            self.toggle_rules();
         }
+    }
+
+    /// Opens the Rules screen on the game on screen (at home: the game chosen
+    /// there), or closes it.
+    fn toggle_rules(&mut self) {
+        self.rules = !self.rules;
+        self.rules_of = match (&self.arch, &self.play, self.prefs.mode) {
+            (Some(arch), _, _) => rules::Game::Archimedes {
+                friend: arch.table.level().is_none(),
+            },
+            (None, None, Mode::Archimedes(_)) => rules::Game::Archimedes { friend: false },
+            (None, _, _) => rules::Game::Sea,
+        };
     }
 
     /// Whether a friend's game is under way: leaving it resigns it, so Home asks first.

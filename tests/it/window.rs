@@ -2201,6 +2201,31 @@ fn the_rules_open_from_home_in_each_language_and_back_returns_home() {
             !has(&harness, &home),
             "{lang:?}: the rules stand in for home"
         );
+        // The other game's rules are one click away, with their drawings' captions.
+        click(&mut harness, &text.get("rules-of-archimedes"));
+        for id in [
+            "arch-rules-title",
+            "arch-rules-move-title",
+            "arch-rules-sight-title",
+            "arch-rules-sink-title",
+            "arch-rules-end-title",
+            "arch-rules-move-caption",
+            "arch-rules-sight-caption",
+            "arch-rules-sink-caption",
+        ] {
+            assert!(has(&harness, &text.get(id)), "{lang:?} shows {id}");
+        }
+        assert!(!has(&harness, &text.get("rules-title")), "{lang:?}");
+        if lang == Lang::En
+            && let Ok(shots) = std::env::var("ARMADA_SHOTS")
+        {
+            let image = harness.render().expect("a renderer");
+            image
+                .save(std::path::Path::new(&shots).join("rules_archimedes.png"))
+                .unwrap();
+        }
+        click(&mut harness, &text.get("rules-of-sea"));
+        assert!(has(&harness, &text.get("rules-title")), "{lang:?}");
         click(&mut harness, &text.get("rules-back"));
         assert!(has(&harness, &home), "{lang:?}: Back returns home");
         assert!(!has(&harness, &text.get("rules-title")), "{lang:?}");

@@ -562,7 +562,7 @@ impl ArchPlay {
 }
 
 /// The sea, its grid, and the row numbers and column letters around it.
-fn paint_grid(
+pub(super) fn paint_grid(
     painter: &egui::Painter,
     ink_colour: Color32,
     outer: Rect,
@@ -643,29 +643,6 @@ fn paint_flashes(
             );
         }
     }
-}
-
-/// The Rules screen (the top bar's Rules, `?`, F1) while Archimedes is on screen
-/// (`friend`: at a friend's table); true when closed.
-pub(super) fn rules_screen(ui: &mut egui::Ui, t: &Text, friend: bool) -> bool {
-    ui.heading(t.get("arch-rules-title"));
-    ui.add_space(8.0);
-    for id in [
-        if friend {
-            "arch-rule-start-friend"
-        } else {
-            "arch-rule-start"
-        },
-        "arch-rule-move",
-        "arch-rule-sight",
-        "arch-rule-sink",
-        "arch-rule-end",
-    ] {
-        ui.label(format!("• {}", t.get(id)));
-        ui.add_space(4.0);
-    }
-    ui.add_space(8.0);
-    ui.button(t.get("rules-back")).clicked()
 }
 
 /// Who a line of the totals was played against, in words.

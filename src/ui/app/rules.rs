@@ -1,6 +1,7 @@
-//! The Rules screen: the game's rules in the window's language, in headed sections,
-//! with a small drawing of each weapon at work. It reads only the text and paints;
-//! it never looks at or changes a table, so closing it finds the game as it was.
+//! The Rules screen: each game's rules in the window's language, in headed sections, with a small drawing of each rule at work (the sea battle's weapons; Archimedes' moves, sight and sinking, drawn from its engine).
+//!
+//! It reads only the text and paints; it never looks at or changes a table, so
+//! closing it finds the game as it was.
 
 use std::ops::Range;
 
@@ -17,7 +18,7 @@ const CELL: f32 = 18.0;
 /// The column on the left that holds each section's heading and drawing.
 const SIDE_WIDTH: f32 = 250.0;
 /// The widest a paragraph runs: longer lines are hard to follow.
-const TEXT_WIDTH: f32 = 720.0;
+pub(super) const TEXT_WIDTH: f32 = 720.0;
 
 /// A drawn cell: column and row from 0, as on the board.
 type Cell = (u8, u8);
@@ -72,90 +73,47 @@ struct Drawing<'a> {
     letters: bool,
 }
 
-/// Draws the Rules screen; true when the player pressed Back.
-pub(super) fn show(ui: &mut egui::Ui, t: &Text) -> bool {
+/// Which game's rules the screen shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Game {
+    #[default]
+    Sea,
+    /// Archimedes; `friend`: as played with a friend (who moves first differs).
+    Archimedes { friend: bool },
+}
+
+/// Draws the Rules screen of `game` (the player may switch to the other game's);
+/// true when the player pressed Back.
+pub(super) fn show(ui: &mut egui::Ui, t: &Text, game: &mut Game) -> bool {
     let mut back = false;
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            let title = match game {
+                Game::Sea => "rules-title",
+                Game::Archimedes { .. } => "arch-rules-title",
+            };
             ui.horizontal(|ui| {
                 back |= ui.button(t.get("rules-back")).clicked();
-                ui.label(RichText::new(t.get("rules-title")).heading().strong());
+                ui.label(RichText::new(t.get(title)).heading().strong());
+                ui.add_space(16.0);
+                let sea = *game == Game::Sea;
+                if ui.selectable_label(sea, t.get("rules-of-sea")).clicked() {
+                    *game = Game::Sea;
+                }
+                if ui
+                    .selectable_label(!sea, t.get("rules-of-archimedes"))
+                    .clicked()
+                    && sea
+                {
+                    *game = Game::Archimedes { friend: false };
+                }
             });
             ui.add_space(6.0);
-            paragraphs(ui, t, SIDE_WIDTH + TEXT_WIDTH, &["rules-intro"]);
-            ui.label(RichText::new(t.get("rules-keys")).weak());
-            let text = |ids: &'static [&'static str]| {
-                move |ui: &mut egui::Ui| paragraphs(ui, t, TEXT_WIDTH, ids)
-            };
-            section(
-                ui,
-                &t.get("rules-board-title"),
-                |ui| {
-                    ui.horizontal_top(|ui| {
-                        fleet(ui);
-                        ui.add_space(16.0);
-                        no_touching(ui);
-                    });
-                    caption(ui, t, "rules-touch-caption");
-                },
-                text(&["rules-board", "rules-touch", "rules-classic"]),
-            );
-            section(
-                ui,
-                &t.get("rules-turns-title"),
-                |_| {},
-                text(&["rules-turns", "rules-again", "rules-shots"]),
-            );
-            section(ui, &t.get("rules-legend"), |_| {}, |ui| legend(ui, t));
-            section(
-                ui,
-                &t.get("rules-torpedo-title"),
-                |ui| {
-                    torpedo(ui, t);
-                    caption(ui, t, "rules-torpedo-caption");
-                },
-                text(&["rules-torpedo", "rules-torpedo-aim"]),
-            );
-            section(
-                ui,
-                &t.get("rules-air-title"),
-                |ui| {
-                    air_strike(ui);
-                    caption(ui, t, "rules-air-caption");
-                },
-                text(&["rules-air"]),
-            );
-            section(
-                ui,
-                &t.get("rules-radar-title"),
-                |ui| {
-                    radar(ui);
-                    caption(ui, t, "rules-radar-caption");
-                },
-                text(&["rules-radar"]),
-            );
-            section(
-                ui,
-                &t.get("rules-ring-title"),
-                |ui| {
-                    ring(ui);
-                    caption(ui, t, "rules-ring-caption");
-                },
-                text(&["rules-ring"]),
-            );
-            section(
-                ui,
-                &t.get("rules-timer-title"),
-                |_| {},
-                text(&["rules-timer"]),
-            );
-            section(
-                ui,
-                &t.get("rules-end-title"),
-                |_| {},
-                text(&["rules-end", "rules-draw", "rules-reveal"]),
-            );
+            match *game {
+                Game::Archimedes { friend } => super::arch_rules::sections(ui, t, friend),
+                Game::Sea => sea_sections(ui, t),
+            }
             ui.add_space(12.0);
             back |= ui.button(t.get("rules-back")).clicked();
             ui.add_space(12.0);
@@ -163,9 +121,85 @@ pub(super) fn show(ui: &mut egui::Ui, t: &Text) -> bool {
     back
 }
 
+/// The sea battle's rules, a section a rule, each weapon with its drawing.
+fn sea_sections(ui: &mut egui::Ui, t: &Text) {
+    paragraphs(ui, t, SIDE_WIDTH + TEXT_WIDTH, &["rules-intro"]);
+    ui.label(RichText::new(t.get("rules-keys")).weak());
+    let text =
+        |ids: &'static [&'static str]| move |ui: &mut egui::Ui| paragraphs(ui, t, TEXT_WIDTH, ids);
+    section(
+        ui,
+        &t.get("rules-board-title"),
+        |ui| {
+            ui.horizontal_top(|ui| {
+                fleet(ui);
+                ui.add_space(16.0);
+                no_touching(ui);
+            });
+            caption(ui, t, "rules-touch-caption");
+        },
+        text(&["rules-board", "rules-touch", "rules-classic"]),
+    );
+    section(
+        ui,
+        &t.get("rules-turns-title"),
+        |_| {},
+        text(&["rules-turns", "rules-again", "rules-shots"]),
+    );
+    section(ui, &t.get("rules-legend"), |_| {}, |ui| legend(ui, t));
+    section(
+        ui,
+        &t.get("rules-torpedo-title"),
+        |ui| {
+            torpedo(ui, t);
+            caption(ui, t, "rules-torpedo-caption");
+        },
+        text(&["rules-torpedo", "rules-torpedo-aim"]),
+    );
+    section(
+        ui,
+        &t.get("rules-air-title"),
+        |ui| {
+            air_strike(ui);
+            caption(ui, t, "rules-air-caption");
+        },
+        text(&["rules-air"]),
+    );
+    section(
+        ui,
+        &t.get("rules-radar-title"),
+        |ui| {
+            radar(ui);
+            caption(ui, t, "rules-radar-caption");
+        },
+        text(&["rules-radar"]),
+    );
+    section(
+        ui,
+        &t.get("rules-ring-title"),
+        |ui| {
+            ring(ui);
+            caption(ui, t, "rules-ring-caption");
+        },
+        text(&["rules-ring"]),
+    );
+    section(
+        ui,
+        &t.get("rules-timer-title"),
+        |_| {},
+        text(&["rules-timer"]),
+    );
+    section(
+        ui,
+        &t.get("rules-end-title"),
+        |_| {},
+        text(&["rules-end", "rules-draw", "rules-reveal"]),
+    );
+}
+
 /// A section: its heading with `side` (a drawing) under it on the left, `body` on
 /// the right.
-fn section(
+pub(super) fn section(
     ui: &mut egui::Ui,
     title: &str,
     side: impl FnOnce(&mut egui::Ui),
@@ -193,7 +227,7 @@ fn section(
 }
 
 /// The messages `ids`, a paragraph each, no wider than `width`.
-fn paragraphs(ui: &mut egui::Ui, t: &Text, width: f32, ids: &[&str]) {
+pub(super) fn paragraphs(ui: &mut egui::Ui, t: &Text, width: f32, ids: &[&str]) {
     ui.vertical(|ui| {
         ui.set_max_width(width);
         for id in ids {
@@ -204,7 +238,7 @@ fn paragraphs(ui: &mut egui::Ui, t: &Text, width: f32, ids: &[&str]) {
 }
 
 /// The words under a drawing.
-fn caption(ui: &mut egui::Ui, t: &Text, id: &str) {
+pub(super) fn caption(ui: &mut egui::Ui, t: &Text, id: &str) {
     ui.add_space(4.0);
     ui.label(t.get(id));
 }
