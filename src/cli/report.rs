@@ -30,9 +30,11 @@ pub fn report(session: &Session, event: &Event, person: bool) {
     {
         let me = session.seat();
         super::emit(&format!(
-            "your board:\n{}their board (your chart):\n{}{}\n",
-            render(session.fleet(), game.chart(me.other())),
-            render(None, game.chart(me)),
+            "{}{}\n",
+            side_by_side(
+                &render(session.fleet(), game.chart(me.other())),
+                &render(None, game.chart(me)),
+            ),
             if game.is_over() {
                 "game over"
             } else if game.mover() == me {
@@ -42,6 +44,19 @@ pub fn report(session: &Session, event: &Event, person: bool) {
             }
         ));
     }
+}
+
+/// The two boards side by side (a 12×12 pair fits 60 columns), headed, with the
+/// marks' legend under them: an action costs one screenful, not two.
+fn side_by_side(own: &str, chart: &str) -> String {
+    const GAP: &str = "     ";
+    let width = own.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut out = format!("{:<width$}{GAP}their board (your chart)\n", "your board");
+    for (left, right) in own.lines().zip(chart.lines()) {
+        out.push_str(&format!("{left:<width$}{GAP}{right}\n"));
+    }
+    out.push_str("# ship   x hit   X sunk   o miss   . not shot at\n");
+    out
 }
 
 /// A line for the terminal about an event, if it is worth one.

@@ -60,7 +60,7 @@ impl Game for Session {
                 let size = self.table().variant().ok_or("no game is open yet")?.size();
                 Command::Act(
                     crate::rules::Action::parse(text, size)
-                        .map_err(|e| format!("{e}; {}", Self::TYPED_MOVES))?,
+                        .map_err(|e| format!("{e} (type help for the moves)"))?,
                 )
             }
         })
@@ -117,7 +117,7 @@ impl Game for arch::Session {
                 let size = self.table().position().ok_or("no game is open yet")?.size();
                 arch::Command::Move(
                     crate::archimedes::Move::parse(text, size)
-                        .map_err(|e| format!("{e}; {}", Self::TYPED_MOVES))?,
+                        .map_err(|e| format!("{e} (type help for the moves)"))?,
                 )
             }
         })

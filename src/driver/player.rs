@@ -78,6 +78,8 @@ impl Human {
                 self.quit = true;
                 Ok(G::leave("the player left".into()))
             }
+            // Not a command: the answer is the moves, printed as a refusal is.
+            "help" | "?" => Err(G::TYPED_MOVES.to_owned()),
             _ => session.typed(line),
         }
     }

@@ -530,10 +530,13 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
         b"Z99".to_vec(),
         b"\xff\xfeE5".to_vec(),
         "E5 ".repeat(3_500).into_bytes(),
+        b"help".to_vec(),
     ];
     junk.reverse();
     let mut over = false;
+    let mut printed = Vec::new();
     while let Ok(line) = lines.recv_timeout(Duration::from_mins(1)) {
+        printed.push(line.clone());
         if line.starts_with("armada: ") {
             errors.push(line.clone());
         }
@@ -572,6 +575,37 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     assert!(
         errors.iter().all(|e| e.len() < 300),
         "no refusal echoes a long line: {errors:?}"
+    );
+    // A refusal is one line; the moves come when asked for (`help`).
+    let listing = |e: &&String| e.contains("torpedo row 3 right");
+    assert_eq!(errors.iter().filter(listing).count(), 1, "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("(type help for the moves)")),
+        "{errors:?}"
+    );
+    // The boards side by side, headed, with the legend, within 100 columns.
+    assert!(
+        printed
+            .iter()
+            .any(|l| l.starts_with("your board") && l.contains("their board (your chart)")),
+        "the boards are side by side"
+    );
+    assert!(
+        printed
+            .iter()
+            .any(|l| l.contains("x hit") && l.contains("o miss"))
+    );
+    let header = printed
+        .iter()
+        .position(|l| l.starts_with("your board"))
+        .unwrap();
+    let boards = &printed[header..header + 13];
+    assert!(boards[12].contains("x hit"), "{boards:#?}");
+    assert!(
+        boards.iter().all(|l| l.chars().count() <= 100),
+        "the boards fit 100 columns: {boards:#?}"
     );
     let (host_code, host_err) = host.finish();
     assert_eq!(host_code, 0, "{host_err}");
