@@ -627,7 +627,14 @@ impl Session {
             (Some(_), Some(pending)) if pending.seat == self.wire.me => Some(Wait::Answer {
                 number: pending.number,
             }),
-            (Some(game), None) if timer && self.wire.table.accepted_draw().is_none() => {
+            // No clock runs while a draw offer waits for its answer: the offerer's
+            // move time is not spent on the other side's thinking, and the clock
+            // starts afresh once the offer is declined.
+            (Some(game), None)
+                if timer
+                    && self.wire.table.accepted_draw().is_none()
+                    && game.draw_offer().is_none() =>
+            {
                 let number = game.actions();
                 Some(if game.mover() == self.wire.me {
                     Wait::MyMove { number }

@@ -512,6 +512,31 @@ mod timer {
     }
 
     #[test]
+    fn an_open_draw_offer_stops_both_clocks_and_a_declined_one_starts_the_movers_afresh() {
+        use armada::session::Command;
+        let mut pair = started_with_timer();
+        // The host, to move, offers a draw 5 s into its move.
+        pair.now = 5_000;
+        pair.host.handle_command(5_000, Command::OfferDraw).unwrap();
+        pair.drive();
+        assert_eq!(pair.host.poll_timeout(), None, "the offerer's clock stops");
+        assert_eq!(pair.guest.poll_timeout(), None, "and so does the claim's");
+        // Thinking about it long past the move time fires nothing.
+        pair.host.handle_timeout(60_000);
+        pair.guest.handle_timeout(60_000);
+        pair.drive();
+        assert_eq!(pair.host.table().game().unwrap().actions(), 0);
+        // Declined at 60 s: the host has its whole move time again from then.
+        pair.now = 60_000;
+        pair.guest
+            .handle_command(60_000, Command::AnswerDraw(false))
+            .unwrap();
+        pair.drive();
+        assert_eq!(pair.host.poll_timeout(), Some(60_000 + 15_000));
+        assert_eq!(pair.guest.poll_timeout(), Some(60_000 + 15_000 + 30_000));
+    }
+
+    #[test]
     fn the_movers_client_fires_at_the_derived_cell_when_its_clock_runs_out() {
         let mut pair = started_with_timer();
         assert_eq!(
