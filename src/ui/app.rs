@@ -64,7 +64,8 @@ impl Mode {
 pub struct Prefs {
     pub lang: Lang,
     pub mode: Mode,
-    /// The host's timer switch as last set, for the next friend table.
+    /// The host's timer switch as last set, for the next friend table (off until
+    /// turned on: friends new to the game are not hurried by default).
     pub timer: bool,
     /// Friend tables use the public libp2p network (DHT, relays found there).
     pub public: bool,
@@ -77,7 +78,7 @@ impl Default for Prefs {
         Self {
             lang: Lang::En,
             mode: Mode::Armada,
-            timer: true,
+            timer: false,
             public: true,
             reduce_motion: false,
         }

@@ -1690,6 +1690,12 @@ fn two_windows_in_one_process_agree_a_draw_play_again_with_seats_swapped_and_dec
         "the table is inside this process: {addrs:?}"
     );
     join_by_paste(&mut host, &mut guest, &link);
+    // A new host's timer is off until turned on: friends are not hurried by default.
+    assert!(!host.state().session().unwrap().timer_switch());
+    assert_eq!(
+        host.get_by_label(TIMER_SWITCH).accesskit_node().toggled(),
+        Some(egui::accesskit::Toggled::False)
+    );
     // The first game without the move timer, the second with it.
     let first = start_friend_game(&mut host, &mut guest, false);
     // Whoever moves offers a draw; the other accepts it.
