@@ -1,6 +1,8 @@
 //! What the terminal prints of a table's events: a line for each event worth one,
 //! and for a person playing, both boards after every action.
 
+use std::fmt::Write as _;
+
 use armada::driver::{Event, Note, Session, Verdict};
 use armada::rules::{Seat, render};
 
@@ -53,7 +55,7 @@ fn side_by_side(own: &str, chart: &str) -> String {
     let width = own.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     let mut out = format!("{:<width$}{GAP}their board (your chart)\n", "your board");
     for (left, right) in own.lines().zip(chart.lines()) {
-        out.push_str(&format!("{left:<width$}{GAP}{right}\n"));
+        let _ = writeln!(out, "{left:<width$}{GAP}{right}");
     }
     out.push_str("# ship   x hit   X sunk   o miss   . not shot at\n");
     out

@@ -576,6 +576,15 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
         errors.iter().all(|e| e.len() < 300),
         "no refusal echoes a long line: {errors:?}"
     );
+    assert_terminal_shape(&errors, &printed);
+    let (host_code, host_err) = host.finish();
+    assert_eq!(host_code, 0, "{host_err}");
+    assert_honest(&dir.path().join("host"), 1);
+}
+
+/// What a person at the terminal saw: a refusal in one line (the moves only when
+/// asked for), and the two boards side by side within 100 columns, with a legend.
+fn assert_terminal_shape(errors: &[String], printed: &[String]) {
     // A refusal is one line; the moves come when asked for (`help`).
     let listing = |e: &&String| e.contains("torpedo row 3 right");
     assert_eq!(errors.iter().filter(listing).count(), 1, "{errors:?}");
@@ -607,9 +616,6 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
         boards.iter().all(|l| l.chars().count() <= 100),
         "the boards fit 100 columns: {boards:#?}"
     );
-    let (host_code, host_err) = host.finish();
-    assert_eq!(host_code, 0, "{host_err}");
-    assert_honest(&dir.path().join("host"), 1);
 }
 
 #[test]

@@ -2348,6 +2348,12 @@ fn the_results_fit_a_1100_by_760_window_without_scrolling() {
                 assert!(view.contains_rect(rect), "{label} at {rect:?}");
             }
         }
+        // For the docs: `ARMADA_SHOTS=dir` keeps the results.
+        if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+            let image = harness.render().expect("a renderer");
+            let name = format!("results_{side}.png");
+            image.save(std::path::Path::new(&shots).join(name)).unwrap();
+        }
     }
 }
 

@@ -89,6 +89,29 @@ impl Play {
         store: Option<&Store>,
         game: &Game,
     ) -> bool {
+        // The result is a panel of its own, centred over the boards: who won and
+        // why, then Play again as the one big button, Save and Home beside it.
+        let mut home = false;
+        ui.vertical_centered(|ui| {
+            egui::Frame::group(ui.style())
+                .fill(ui.visuals().faint_bg_color)
+                .inner_margin(egui::Margin::symmetric(24, 12))
+                .show(ui, |ui| {
+                    ui.vertical_centered(|ui| home = self.result_panel(ui, now, t, store, game));
+                });
+        });
+        home
+    }
+
+    /// The result panel's contents; true when the player asked to go home.
+    fn result_panel(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        store: Option<&Store>,
+        game: &Game,
+    ) -> bool {
         let session = self.driver.session();
         let me = session.seat();
         let table = session.table();
@@ -98,10 +121,8 @@ impl Play {
                 "result-lose" => Color32::from_rgb(240, 120, 110),
                 _ => ui.visuals().text_color(),
             };
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new(t.get(id)).size(24.0).color(colour));
-                ui.label(how);
-            });
+            ui.label(RichText::new(t.get(id)).size(30.0).strong().color(colour));
+            ui.label(RichText::new(how).size(16.0));
         }
         let settled = table.settled().is_some();
         // Another game needs both: at a friend's table, say who has asked (the
@@ -130,12 +151,19 @@ impl Play {
             );
         }
         let mut home = false;
-        ui.horizontal_wrapped(|ui| {
+        ui.add_space(6.0);
+        // The row is centred by its width as last drawn (egui lays a row out left to
+        // right; the width is steady from the second frame on).
+        let row = ui.id().with(("result", "buttons"));
+        let width: f32 = ui.ctx().data(|d| d.get_temp(row)).unwrap_or(0.0);
+        ui.horizontal(|ui| {
+            ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
+            let start = ui.cursor().min.x;
+            let again = egui::Button::new(RichText::new(t.get("play-again")).size(18.0).strong())
+                .min_size(egui::vec2(170.0, 34.0))
+                .fill(Color32::from_rgb(28, 96, 52));
             if ui
-                .add_enabled(
-                    settled && !mine && !left && !over,
-                    egui::Button::new(t.get("play-again")),
-                )
+                .add_enabled(settled && !mine && !left && !over, again)
                 .clicked()
             {
                 let _ = self.driver.command(now, Command::PlayAgain);
@@ -158,11 +186,12 @@ impl Play {
             if ui.button(t.get("home")).clicked() {
                 home = true;
             }
-            if let Some((kind, tally)) = self.tally {
-                ui.add_space(12.0);
-                ui.label(crate::ui::app::totals::line(t, kind, tally));
-            }
+            let drawn = ui.min_rect().right() - start;
+            ui.ctx().data_mut(|d| d.insert_temp(row, drawn));
         });
+        if let Some((kind, tally)) = self.tally {
+            ui.label(crate::ui::app::totals::line(t, kind, tally));
+        }
         home
     }
 }
