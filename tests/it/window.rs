@@ -1631,6 +1631,10 @@ fn both_until(
 fn open_table(host: &mut Harness<'static, Armada>) -> String {
     click(host, "Open a table");
     until(host, "the invite", |h| h.state().invite().is_some());
+    // A copy says it copied, beside its button.
+    assert!(!has(host, "Copied!"));
+    click(host, "Copy the invite");
+    assert!(has(host, "Copied!"));
     host.state().invite().unwrap().to_owned()
 }
 

@@ -436,9 +436,7 @@ impl Armada {
             ui.add_space(8.0);
             ui.label(t.get("friend-code"));
             ui.label(egui::RichText::new(code).monospace().size(28.0).strong());
-            if ui.button(t.get("friend-copy-code")).clicked() {
-                ui.ctx().copy_text(code.to_owned());
-            }
+            copy_row(ui, t, "friend-copy-code", code);
         }
         if let Some(invite) = remote.invite() {
             ui.add_space(8.0);
@@ -454,9 +452,7 @@ impl Armada {
                     .desired_rows(3),
             )
             .widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::TextEdit, true, invite));
-            if ui.button(t.get("friend-copy")).clicked() {
-                ui.ctx().copy_text(invite.to_owned());
-            }
+            copy_row(ui, t, "friend-copy", invite);
         }
         ui.add_space(8.0);
         if ui.button(t.get("cancel")).clicked() {
@@ -642,4 +638,23 @@ fn short_peer(peer: &str) -> String {
     } else {
         tail
     }
+}
+
+/// A copy button (its message `id`) that copies `text`, and "Copied!" beside it once
+/// it did, on the same row (nothing below moves).
+fn copy_row(ui: &mut egui::Ui, t: &Text, id: &'static str, text: &str) {
+    let copied = egui::Id::new(("copied", id));
+    ui.horizontal(|ui| {
+        if ui.button(t.get(id)).clicked() {
+            ui.ctx().copy_text(text.to_owned());
+            ui.ctx().data_mut(|d| d.insert_temp(copied, true));
+        }
+        if ui
+            .ctx()
+            .data(|d| d.get_temp::<bool>(copied))
+            .unwrap_or(false)
+        {
+            ui.label(t.get("friend-copied"));
+        }
+    });
 }

@@ -22,6 +22,7 @@ friend-waiting = Your table is open. Give this invite to your friend:
 friend-copy = Copy the invite
 friend-or-invite = Or give them the invite (longer: 256 bits, and works without the public network):
 friend-copy-code = Copy the code
+friend-copied = Copied!
 friend-code = Your table is open. Read this code to your friend:
 friend-codes-off = Someone kept trying wrong codes: this table shows no short code any more. Give your friend the invite.
 friend-code-withdrawn = Someone tried a wrong code three times, so it was withdrawn. Read your friend the new one below.
