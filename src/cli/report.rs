@@ -31,8 +31,15 @@ pub fn report(session: &Session, event: &Event, person: bool) {
         && let Some(game) = session.table().game()
     {
         let me = session.seat();
+        // With the timer on, the person's move says how long it may take.
+        let clock = match session.table().settings() {
+            Some(settings) if session.table().timer() && !game.is_over() && game.mover() == me => {
+                format!("\n{} s on the clock", settings.move_ms / 1000)
+            }
+            _ => String::new(),
+        };
         super::emit(&format!(
-            "{}{}\n",
+            "{}{}{clock}\n",
             side_by_side(
                 &render(session.fleet(), game.chart(me.other())),
                 &render(None, game.chart(me)),

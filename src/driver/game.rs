@@ -17,6 +17,11 @@ pub trait Game: TableSession {
     fn automatic<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Command>;
     /// The computer saved with a table as `by`, for `games` games, if it is this game's.
     fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot>;
+    /// When this side's move clock runs out, while it runs (none where a game has no
+    /// clock that moves for the player).
+    fn move_deadline(&self) -> Option<crate::session::Millis> {
+        None
+    }
 }
 
 /// A computer player of game `G` seated at a table.
@@ -81,6 +86,10 @@ impl Game for Session {
             PlayedBy::Computer(level) => Some(super::Bot::new(level, games)),
             _ => None,
         }
+    }
+
+    fn move_deadline(&self) -> Option<crate::session::Millis> {
+        Session::move_deadline(self)
     }
 }
 

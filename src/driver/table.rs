@@ -82,13 +82,55 @@ pub(super) async fn crash_point() {
     }
 }
 
-/// The earlier of the session's next deadline and the end of parting (`PARTING_MS`
-/// after this side's leave went out, if it did).
-fn next_deadline(session: Option<Instant>, parted: Option<Instant>) -> Option<Instant> {
+/// How long before its move timer fires a person at the terminal is warned.
+const WARN_MS: Millis = 5_000;
+
+/// The earliest of the session's next deadline, the end of parting (`PARTING_MS`
+/// after this side's leave went out) and a warning due.
+fn next_deadline(
+    session: Option<Instant>,
+    parted: Option<Instant>,
+    warning: Option<Instant>,
+) -> Option<Instant> {
     let parting = parted.map(|since| since + std::time::Duration::from_millis(PARTING_MS));
-    match (session, parting) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+    [session, parting, warning].into_iter().flatten().min()
+}
+
+/// The warning a person at the terminal gets before its move timer shoots for it.
+#[derive(Default)]
+struct Warning {
+    /// The move deadline last warned of.
+    warned: Option<Millis>,
+    /// The deadline a warning is due for.
+    due: Option<Millis>,
+}
+
+impl Warning {
+    /// When to wake for the warning of this side's running move clock, if one is due.
+    fn at<R: ?Sized, G: Game>(&mut self, seat: &Side<'_, R, G>) -> Option<Instant> {
+        self.due = match (&*seat.player, seat.session.move_deadline()) {
+            (Player::Human(_), Some(at)) if self.warned != Some(at) => Some(at),
+            _ => None,
+        };
+        self.due.map(|at| seat.clock.at(at.saturating_sub(WARN_MS)))
+    }
+
+    /// A deadline came: the warning if its time has come, then the session's own.
+    fn deadline<R: ?Sized, G: Game>(&mut self, seat: &mut Side<'_, R, G>) {
+        let now = seat.clock.now();
+        self.fire(now);
+        seat.session.handle_timeout(now);
+    }
+
+    /// Says how long is left, once the warning's time has come.
+    fn fire(&mut self, now: Millis) {
+        if let Some(at) = self.due.filter(|at| now + WARN_MS >= *at) {
+            self.warned = Some(at);
+            eprintln!(
+                "armada: {} s left to move; then the timer fires a shot for you",
+                at.saturating_sub(now).div_ceil(1000)
+            );
+        }
     }
 }
 
@@ -226,6 +268,7 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
     let mut parted: Option<Instant> = None;
     // The peer's last word on why it refused something, for when it hangs up.
     let mut refused: Option<armada_proto::ProtocolError> = None;
+    let mut warning = Warning::default();
     loop {
         seat.settle_events(&mut |session: &G, event: &G::Event| {
             if let Some(error) = G::peer_refused(event) {
@@ -286,7 +329,7 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
             continue;
         }
         let session_deadline = seat.session.poll_timeout().map(|at| seat.clock.at(at));
-        let deadline = next_deadline(session_deadline, parted);
+        let deadline = next_deadline(session_deadline, parted, warning.at(seat));
         tokio::select! {
             frame = framed.next() => match frame {
                 Some(Ok(bytes)) => {
@@ -309,7 +352,7 @@ pub(super) async fn play_framed<R: rand::Rng + ?Sized, G: Game>(
                     Some(at) => tokio::time::sleep_until(at).await,
                     None => std::future::pending().await,
                 }
-            } => seat.session.handle_timeout(seat.clock.now()),
+            } => warning.deadline(seat),
             input = seat.player.input(), if !leaving => {
                 if seat.input(input)? {
                     leaving = true;

@@ -272,6 +272,14 @@ impl Session {
         score
     }
 
+    /// When this side's move clock runs out and its client fires the timeout shot,
+    /// while that clock runs (for a shell to warn the person before).
+    pub fn move_deadline(&self) -> Option<Millis> {
+        matches!(self.wait, Some((Wait::MyMove { .. }, _)))
+            .then(|| self.poll_timeout())
+            .flatten()
+    }
+
     /// When [`Session::handle_timeout`] should next be called.
     pub fn poll_timeout(&self) -> Option<Millis> {
         let settings = self.wire.table.settings()?;

@@ -619,6 +619,65 @@ fn assert_terminal_shape(errors: &[String], printed: &[String]) {
 }
 
 #[test]
+fn a_person_at_the_terminal_is_warned_before_the_move_timer_shoots_for_them() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let (host, link) = easy_host(dir.path(), listen);
+    let mut child = Command::new(ARMADA)
+        .args([
+            "join",
+            &link,
+            "--listen",
+            listen,
+            "--no-discovery",
+            "--no-public",
+            "--data-dir",
+        ])
+        .arg(dir.path().join("guest"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, lines) = mpsc::channel::<String>();
+    for reader in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(reader).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    drop(tx);
+    let mut stdin = child.stdin.take().unwrap();
+    // The person types nothing: told the clock, warned, then the timer shoots.
+    let mut seen = Vec::new();
+    let (mut clock, mut warned, mut shot) = (false, false, false);
+    while let Ok(line) = lines.recv_timeout(Duration::from_mins(1)) {
+        clock |= line == "15 s on the clock";
+        warned |= line.starts_with("armada: ") && line.contains("s left to move");
+        if line.starts_with("you (the move timer ran out)") {
+            shot = true;
+            break;
+        }
+        seen.push(line);
+    }
+    assert!(clock, "the move's time is said: {seen:#?}");
+    assert!(warned, "a warning before the shot: {seen:#?}");
+    assert!(shot, "the timer shot: {seen:#?}");
+    let warning = seen.iter().position(|l| l.contains("s left to move"));
+    assert!(warning.is_some());
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    drop(host);
+}
+
+#[test]
 fn a_peer_breaking_the_stream_is_cut_off_and_the_game_goes_on() {
     use armada::driver::{Clock, Ended, Player, play_table};
     use armada::fair::sign::Identity;
