@@ -22,7 +22,7 @@ const PROMPT: Duration = Duration::from_mins(1);
 
 /// `armada join` (or any command) with piped standard input, and its output lines
 /// (standard output and error together).
-fn person(args: &[&str], data: &Path) -> (Child, mpsc::Receiver<String>) {
+pub(crate) fn person(args: &[&str], data: &Path) -> (Child, mpsc::Receiver<String>) {
     let mut child = Command::new(ARMADA)
         .args(args)
         .args([

@@ -492,35 +492,7 @@ fn a_person_typing_moves_plays_a_whole_game_and_bad_input_gets_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let (host, link) = easy_host(dir.path(), listen);
-    let mut child = Command::new(ARMADA)
-        .args([
-            "join",
-            &link,
-            "--listen",
-            listen,
-            "--no-discovery",
-            "--no-public",
-            "--data-dir",
-        ])
-        .arg(dir.path().join("guest"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, lines) = mpsc::channel::<String>();
-    for reader in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(reader).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-    }
-    drop(tx);
+    let (mut child, lines) = crate::leaving::person(&["join", &link], &dir.path().join("guest"));
     let mut stdin = child.stdin.take().unwrap();
     let mut cells = (1..=10).flat_map(|row| ('A'..='J').map(move |col| format!("{col}{row}")));
     let mut errors = Vec::new();
@@ -624,35 +596,7 @@ fn a_person_at_the_terminal_is_warned_before_the_move_timer_shoots_for_them() {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let (host, link) = easy_host(dir.path(), listen);
-    let mut child = Command::new(ARMADA)
-        .args([
-            "join",
-            &link,
-            "--listen",
-            listen,
-            "--no-discovery",
-            "--no-public",
-            "--data-dir",
-        ])
-        .arg(dir.path().join("guest"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (tx, lines) = mpsc::channel::<String>();
-    for reader in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(reader).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-    }
-    drop(tx);
+    let (mut child, lines) = crate::leaving::person(&["join", &link], &dir.path().join("guest"));
     let mut stdin = child.stdin.take().unwrap();
     // The person types nothing: told the clock, warned, then the timer shoots.
     let mut seen = Vec::new();

@@ -494,22 +494,11 @@ fn a_message_about_the_old_game_after_its_sender_asked_for_the_next_is_one_lie_i
         pair.guest.table(),
         proto::Payload::Resign { game },
     );
-    let order = |tail: [(Seat, &Vec<u8>); 3]| {
-        let mut frames = before.clone();
-        frames.extend(tail.map(|(seat, bytes)| (seat, bytes.clone())));
-        crate::support::observed::<armada::fair::table::Sea>(table, &frames)
-    };
-    // The next round opened before the message came, or after it.
-    let opened_first = order([
-        (Seat::Host, &host_again),
-        (Seat::Guest, &guest_again),
-        (Seat::Guest, &old),
-    ]);
-    let opened_after = order([
-        (Seat::Guest, &guest_again),
-        (Seat::Guest, &old),
-        (Seat::Host, &host_again),
-    ]);
+    let [opened_first, opened_after] = crate::support::both_orders::<armada::fair::table::Sea>(
+        table,
+        &before,
+        [&host_again, &guest_again, &old],
+    );
     assert_eq!(opened_first, opened_after);
     let lie = opened_first.0.expect("the message is a lie");
     assert_eq!(

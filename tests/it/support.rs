@@ -165,3 +165,30 @@ pub fn guest_signs<G: armada::fair::table::Rules>(
         payload,
     })
 }
+
+/// `before`, then both requests for the next game and the guest's frame `old` about
+/// the game before, in the two orders they may arrive in (the next round opened
+/// before `old` came, or after it): what a fresh observer of each says.
+pub fn both_orders<G: armada::fair::table::Rules>(
+    table: [u8; 32],
+    before: &[(Seat, Vec<u8>)],
+    [host_again, guest_again, old]: [&Vec<u8>; 3],
+) -> [(Option<armada::fair::table::Lie>, String); 2] {
+    let order = |tail: [(Seat, &Vec<u8>); 3]| {
+        let mut frames = before.to_vec();
+        frames.extend(tail.map(|(seat, bytes)| (seat, bytes.clone())));
+        observed::<G>(table, &frames)
+    };
+    [
+        order([
+            (Seat::Host, host_again),
+            (Seat::Guest, guest_again),
+            (Seat::Guest, old),
+        ]),
+        order([
+            (Seat::Guest, guest_again),
+            (Seat::Guest, old),
+            (Seat::Host, host_again),
+        ]),
+    ]
+}

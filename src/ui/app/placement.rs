@@ -58,16 +58,7 @@ impl Play {
                 hulls: board::Hulls::Own,
                 look: &look,
                 overlays: &[],
-                label: &|c| {
-                    t.with(
-                        "cell-label",
-                        &[
-                            ("board", Arg::from(own.as_str())),
-                            ("cell", Arg::from(cell_name(t, variant, c))),
-                            ("state", Arg::from(look_name(t, look(c)))),
-                        ],
-                    )
-                },
+                label: &|c| own_label(t, variant, &own, c, look(c)),
             },
         );
     }
@@ -133,16 +124,7 @@ impl Play {
                 hulls: board::Hulls::Own,
                 look: &look,
                 overlays: &overlays,
-                label: &|c| {
-                    t.with(
-                        "cell-label",
-                        &[
-                            ("board", Arg::from(own.as_str())),
-                            ("cell", Arg::from(cell_name(t, variant, c))),
-                            ("state", Arg::from(look_name(t, look(c)))),
-                        ],
-                    )
-                },
+                label: &|c| own_label(t, variant, &own, c, look(c)),
             },
         );
         ui.ctx().data_mut(|d| match gesture.hovered {
@@ -355,4 +337,16 @@ impl Play {
             }
         }
     }
+}
+
+/// An own-board cell's name for screen readers and the tests: board, cell, look.
+fn own_label(t: &Text, variant: crate::rules::Variant, own: &str, c: Coord, look: Look) -> String {
+    t.with(
+        "cell-label",
+        &[
+            ("board", Arg::from(own)),
+            ("cell", Arg::from(cell_name(t, variant, c))),
+            ("state", Arg::from(look_name(t, look))),
+        ],
+    )
 }

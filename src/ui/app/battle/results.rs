@@ -16,7 +16,17 @@ impl Play {
         store: Option<&Store>,
         game: &Game,
     ) -> bool {
-        let home = self.results(ui, now, t, store, game);
+        // The result is a panel of its own, centred over the boards: who won and
+        // why, then Play again as the one big button, Save and Home beside it.
+        let mut home = false;
+        ui.vertical_centered(|ui| {
+            egui::Frame::group(ui.style())
+                .fill(ui.visuals().faint_bg_color)
+                .inner_margin(egui::Margin::symmetric(24, 12))
+                .show(ui, |ui| {
+                    ui.vertical_centered(|ui| home = self.result_panel(ui, now, t, store, game));
+                });
+        });
         let spacing = ui.spacing().item_spacing;
         let wide = ui.available_width() >= 900.0;
         let column = if wide {
@@ -79,31 +89,8 @@ impl Play {
         });
     }
 
-    /// The results' band: who won and how, then the buttons and this kind of game's
-    /// totals.
-    pub(super) fn results(
-        &mut self,
-        ui: &mut egui::Ui,
-        now: Millis,
-        t: &Text,
-        store: Option<&Store>,
-        game: &Game,
-    ) -> bool {
-        // The result is a panel of its own, centred over the boards: who won and
-        // why, then Play again as the one big button, Save and Home beside it.
-        let mut home = false;
-        ui.vertical_centered(|ui| {
-            egui::Frame::group(ui.style())
-                .fill(ui.visuals().faint_bg_color)
-                .inner_margin(egui::Margin::symmetric(24, 12))
-                .show(ui, |ui| {
-                    ui.vertical_centered(|ui| home = self.result_panel(ui, now, t, store, game));
-                });
-        });
-        home
-    }
-
-    /// The result panel's contents; true when the player asked to go home.
+    /// The result panel's contents: who won and how, then the buttons and this kind
+    /// of game's totals; true when the player asked to go home.
     fn result_panel(
         &mut self,
         ui: &mut egui::Ui,
