@@ -442,6 +442,15 @@ impl Armada {
         self.play.as_ref().is_some_and(|p| !p.anims.is_empty())
     }
 
+    /// Whether an action of the player's own is being shown (the opponent's next
+    /// one may start any frame; the player's cannot without a command).
+    pub fn animating_mine(&self) -> bool {
+        self.play.as_ref().is_some_and(|p| {
+            let me = p.driver.session().seat();
+            p.anims.iter().any(|a| a.seat == me)
+        })
+    }
+
     /// Draws the window and handles what the player did; `now` is the window's clock.
     pub fn show(&mut self, ui: &mut egui::Ui, now: Millis) {
         if let Some(play) = &mut self.play {

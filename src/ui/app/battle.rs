@@ -174,6 +174,8 @@ impl Play {
             Stage::Over => "turn-over",
             _ if waiting => "turn-answer",
             _ if landing.is_some_and(|a| matches!(a.action, Action::Radar(_))) => "turn-sweeping",
+            _ if landing.is_some_and(|a| matches!(a.action, Action::Torpedo(_))) => "turn-running",
+            _ if landing.is_some_and(|a| matches!(a.action, Action::Shot(_))) => "turn-falling",
             _ if landing.is_some() => "turn-landing",
             _ if arriving => "turn-theirs",
             _ if game.mover() == me => "turn-yours",
