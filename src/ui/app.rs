@@ -22,6 +22,7 @@ mod arch_rules;
 mod arch_table;
 mod archimedes;
 mod battle;
+mod centre;
 mod home;
 mod lot;
 mod news;
@@ -449,6 +450,12 @@ impl Armada {
             let me = p.driver.session().seat();
             p.anims.iter().any(|a| a.seat == me)
         })
+    }
+
+    /// The length of the enemy ship glowing in the fleet line at `now`, the one the
+    /// player just sank.
+    pub fn flashing(&self, now: Millis) -> Option<u8> {
+        self.play.as_ref()?.flash(now).map(|(len, _)| len)
     }
 
     /// Draws the window and handles what the player did; `now` is the window's clock.

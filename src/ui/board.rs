@@ -737,7 +737,12 @@ fn paint_motion(painter: &egui::Painter, rect: Rect, overlay: Overlay) {
 /// first, those sunk drawn as wrecks. `kinds` holds each length with how many of
 /// that length are afloat and how many the fleet has; `label` says the same in
 /// words (for screen readers, and as the tooltip).
-pub fn fleet_row(ui: &mut egui::Ui, kinds: &[(u8, usize, usize)], label: &str) {
+pub fn fleet_row(
+    ui: &mut egui::Ui,
+    kinds: &[(u8, usize, usize)],
+    label: &str,
+    flash: Option<(u8, f32)>,
+) {
     const DECK: f32 = 14.0;
     const GAP: f32 = 6.0;
     let ships: Vec<(u8, bool)> = kinds
@@ -751,8 +756,11 @@ pub fn fleet_row(ui: &mut egui::Ui, kinds: &[(u8, usize, usize)], label: &str) {
     let (rect, response) = ui.allocate_exact_size(Vec2::new(width, DECK * 1.4), Sense::hover());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Label, true, label));
     response.on_hover_text(label);
-    let painter = ui.painter_at(rect.expand(1.0));
+    let painter = ui.painter_at(rect.expand(6.0));
     let mut x = rect.min.x;
+    // The ship just sunk glows: the first wreck of its length (wrecks of one length
+    // look alike).
+    let mut glow = flash;
     for (len, afloat) in ships {
         let span = Rect::from_min_size(
             Pos2::new(x, rect.center().y - DECK / 2.0),
@@ -763,6 +771,20 @@ pub fn fleet_row(ui: &mut egui::Ui, kinds: &[(u8, usize, usize)], label: &str) {
         } else {
             HullColour::Wreck
         };
+        if let Some((flashing, bright)) = glow
+            && flashing == len
+            && !afloat
+        {
+            glow = None;
+            let hot = Color32::from_rgb(255, 150, 60);
+            painter.rect_filled(span.expand(4.0), 5.0, hot.gamma_multiply(0.45 * bright));
+            painter.rect_stroke(
+                span.expand(4.0),
+                5.0,
+                Stroke::new(2.0, hot.gamma_multiply(bright)),
+                egui::StrokeKind::Outside,
+            );
+        }
         paint_hull(&painter, span, true, len, colour);
         if !afloat {
             painter.line_segment(

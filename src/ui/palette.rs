@@ -27,3 +27,6 @@ pub const THEIRS: Color32 = Color32::from_rgb(0xd9, 0x9a, 0x3c);
 pub const REACH: Color32 = Color32::from_rgb(0x4c, 0xd9, 0x64);
 /// The lines of fire that sink a ship.
 pub const FIRE: Color32 = Color32::from_rgb(0xe8, 0x3a, 0x2e);
+
+/// The fill of a screen's one primary button (Start, Ready, Play again).
+pub const PRIMARY: Color32 = Color32::from_rgb(28, 96, 52);

@@ -1106,17 +1106,42 @@ fn click_legal_centre(harness: &mut Harness<'_, Armada>) {
 /// unknown until it lands.
 fn click_unknown_enemy_cell(harness: &mut Harness<'_, Armada>) -> bool {
     step_until(harness, 32, |h| !h.state().animating());
+    // A cell the rules still call unmarked (the screen's names may lag one frame
+    // behind the latest answer).
+    let session = harness.state().session().unwrap();
+    let Some(game) = session.table().game() else {
+        return false;
+    };
+    let unmarked = game.chart(session.seat()).unmarked();
     let Some(target) = harness
         .query_all_by_label_contains("Enemy waters")
         .find(|n| {
-            n.accesskit_node()
-                .label()
-                .is_some_and(|l| l.contains(": unknown"))
+            n.accesskit_node().label().is_some_and(|l| {
+                l.contains(": unknown")
+                    && unmarked.iter().any(|c| {
+                        l.starts_with(&format!(
+                            "Enemy waters {}{}:",
+                            (b'A' + c.col()) as char,
+                            c.row() + 1
+                        ))
+                    })
+            })
         })
     else {
         return false;
     };
-    target.click();
+    // A real pointer arrives over the cell frames before it presses.
+    let rect = target.rect();
+    harness.hover_at(rect.center());
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: rect.center(),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
     true
 }
 
@@ -1445,6 +1470,57 @@ fn a_hit_is_announced_as_another_action() {
     panic!("a hundred shots and never a hit");
 }
 
+/// The player's sinking is loud: the news line names it and the sunk hull glows in
+/// the enemy fleet line for a moment, then stops.
+#[test]
+fn a_sinking_glows_in_the_enemy_fleet_line_for_a_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    start_against(&mut harness, "Easy");
+    let now =
+        |h: &Harness<'_, Armada>| (h.ctx.input(|i| i.time) * 1000.0) as armada::driver::Millis;
+    for _ in 0..100 {
+        until_my_move(&mut harness);
+        let history =
+            |h: &Harness<'_, Armada>| h.state().session().unwrap().table().history().len();
+        let before = history(&harness);
+        assert!(click_unknown_enemy_cell(&mut harness));
+        harness.step();
+        assert!(step_until(&mut harness, 8, |h| history(h) > before));
+        let session = harness.state().session().unwrap();
+        let last = session.table().history().last().unwrap();
+        let sunk = last.report.effects.iter().find_map(|e| match e {
+            armada::rules::Effect::Sunk { ship, .. } => Some(ship.len()),
+            _ => None,
+        });
+        if last.seat != session.seat() || sunk.is_none() {
+            continue;
+        }
+        let len = u8::try_from(sunk.unwrap()).unwrap();
+        // The glow starts when the shot's fall has shown the sinking.
+        assert_eq!(harness.state().flashing(now(&harness)), None);
+        assert!(step_until(&mut harness, 32, |h| has(h, "You sank their ")));
+        assert_eq!(harness.state().flashing(now(&harness)), Some(len));
+        // For the docs: `ARMADA_SHOTS=dir` keeps the sinking.
+        if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+            let image = harness.render().expect("a renderer");
+            image
+                .save(std::path::Path::new(&shots).join("sink.png"))
+                .unwrap();
+        }
+        for _ in 0..10 {
+            harness.step();
+        }
+        assert_eq!(
+            harness.state().flashing(now(&harness)),
+            None,
+            "the glow is over"
+        );
+        return;
+    }
+    panic!("a hundred shots and never a ship sunk");
+}
+
 /// Russian classic mode writes its columns А–К (no Й) on the board and in the cells'
 /// names; Armada in Russian keeps A–J.
 #[test]
@@ -1507,6 +1583,10 @@ fn the_aim_is_previewed_turned_by_r_or_a_right_click_and_a_refused_square_says_w
     let dir = tempfile::tempdir().unwrap();
     let mut harness = window(dir.path());
     start_against(&mut harness, "Easy");
+    // The pointer that clicked Start may rest over the enemy's board: take it away,
+    // so the keyboard's cursor aims.
+    harness.event(egui::Event::PointerGone);
+    harness.run();
     let row = cells("A1 B1 C1 D1 E1 F1 G1 H1 I1 J1");
     let column = cells("A1 A2 A3 A4 A5 A6 A7 A8 A9 A10");
     // A shot aims at the cursor (A1) alone.
@@ -1637,6 +1717,10 @@ fn both_until(
             .filter(|l| !l.contains("waters") && !l.contains("fleet "))
             .collect::<Vec<_>>()
     };
+    if let Ok(shots) = std::env::var("ARMADA_DEBUG_SHOTS") {
+        a.render().unwrap().save(format!("{shots}/a.png")).unwrap();
+        b.render().unwrap().save(format!("{shots}/b.png")).unwrap();
+    }
     panic!(
         "waited in vain for {what}: {:?} / {:?}",
         labels(a),
@@ -2375,6 +2459,46 @@ fn the_results_fit_a_1100_by_760_window_without_scrolling() {
             let name = format!("results_{side}.png");
             image.save(std::path::Path::new(&shots).join(name)).unwrap();
         }
+    }
+}
+
+/// At the smallest window (640×480) the sea battle's result panel is whole on
+/// screen: who won, why, Play again, Save and Home; the boards may scroll below it.
+#[test]
+fn the_sea_results_panel_is_whole_in_the_smallest_window() {
+    let view = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::Vec2::new(640.0, 480.0));
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let mut harness = sized_harness(Armada::new(Some(store)).without_pauses(), view.size());
+    press(&mut harness, "Easy");
+    press(&mut harness, "Place automatically");
+    press(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    press(&mut harness, "Resign");
+    press(&mut harness, "Yes, resign");
+    for _ in 0..10 {
+        harness.step();
+    }
+    for label in [
+        "You lose.",
+        "You resigned.",
+        "Play again",
+        "Save the transcript",
+    ] {
+        let rect = harness
+            .get_all_by_label_contains(label)
+            .next()
+            .unwrap()
+            .rect();
+        assert!(view.contains_rect(rect), "{label:?} at {rect:?}");
+    }
+    let home = harness.get_all_by_label("Home").last().unwrap().rect();
+    assert!(view.contains_rect(home), "Home at {home:?}");
+    if let Ok(shots) = std::env::var("ARMADA_SHOTS") {
+        let image = harness.render().expect("a renderer");
+        image
+            .save(std::path::Path::new(&shots).join("results_640x480.png"))
+            .unwrap();
     }
 }
 

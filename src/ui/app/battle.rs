@@ -6,9 +6,7 @@ use egui::{Color32, Id, Key, RichText};
 
 use super::super::board::{self, Look, Overlay};
 use super::super::i18n::{Arg, Text};
-use super::{
-    Anim, Play, Stage, Tool, arrow, cell_name, cell_size, chart_look, columns, look_name, why,
-};
+use super::{Anim, Play, Stage, Tool, cell_name, cell_size, chart_look, columns, look_name, why};
 use crate::driver::Store;
 use crate::driver::Verdict;
 use crate::driver::{Command, Millis};
@@ -16,6 +14,7 @@ use crate::rules::{
     Action, CellSet, Coord, EndReason, Game, Heading, Seat, Torpedo, Weapon, square,
 };
 
+mod cards;
 mod results;
 
 impl Play {
@@ -60,13 +59,25 @@ impl Play {
                     None => {}
                 }
             }
-            hud(ui, t, &game, me, &unseen, theirs);
+            let flash = self.flash(now);
+            if flash.is_some() {
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(33));
+            }
+            hud(ui, t, &game, me, &unseen, theirs, flash);
         }
         if stage == Stage::Over {
             return self.over(ui, now, t, store, &game);
         }
-        let cell = cell_size(ui.available_width(), game.variant().size().side());
-        ui.horizontal_top(|ui| {
+        let cell = cell_size(
+            ui.available_width(),
+            ui.available_height(),
+            game.variant().size().side(),
+        );
+        // Two boards (each its labels' margin and its cells) and a cell between them.
+        let side = f32::from(game.variant().size().side());
+        let width = 2.0 * cell * (side + 0.8) + cell + 2.0 * ui.spacing().item_spacing.x;
+        super::centre::centred(ui, width, |ui| {
             ui.vertical(|ui| {
                 ui.label(RichText::new(t.get("board-own")).strong());
                 self.own_board(ui, now, t, &game, cell);
@@ -79,7 +90,7 @@ impl Play {
         });
         if stage == Stage::Battle {
             if game.variant().has_weapons() {
-                self.weapon_bar(ui, t, &game);
+                self.weapon_cards(ui, t, &game);
             }
             if matches!(self.driver, super::Driver::Remote(_)) {
                 self.draw(ui, now, t, &game);
@@ -462,59 +473,6 @@ impl Play {
             .map_or_else(Vec::new, |a| a.overlays(now))
     }
 
-    fn weapon_bar(&mut self, ui: &mut egui::Ui, t: &Text, game: &Game) {
-        let stock = game.stock(self.driver.session().seat());
-        ui.horizontal(|ui| {
-            let tools = [
-                (Tool::Shot, t.get("weapon-shot"), true),
-                (
-                    Tool::Weapon(Weapon::Torpedo),
-                    t.with(
-                        "weapon-torpedo",
-                        &[("left", Arg::from(u32::from(stock.torpedoes)))],
-                    ),
-                    stock.torpedoes > 0,
-                ),
-                (
-                    Tool::Weapon(Weapon::AirStrike),
-                    t.with(
-                        "weapon-air",
-                        &[("left", Arg::from(u32::from(stock.air_strikes)))],
-                    ),
-                    stock.air_strikes > 0,
-                ),
-                (
-                    Tool::Weapon(Weapon::Radar),
-                    t.with(
-                        "weapon-radar",
-                        &[("left", Arg::from(u32::from(stock.radars)))],
-                    ),
-                    stock.radars > 0,
-                ),
-            ];
-            for (tool, label, left) in tools {
-                let button = egui::Button::selectable(self.tool == tool, label);
-                let tip = tool_tip(t, tool, stock);
-                let response = ui
-                    .add_enabled(left, button)
-                    .on_hover_text(&tip)
-                    .on_disabled_hover_text(&tip);
-                if response.clicked() {
-                    self.tool = tool;
-                }
-            }
-            // The torpedo's heading joins the bar's row: choosing it moves nothing
-            // below.
-            if self.tool == Tool::Weapon(Weapon::Torpedo) {
-                ui.separator();
-                let label = t.with("heading", &[("arrow", Arg::from(arrow(t, self.heading)))]);
-                if ui.button(label).clicked() {
-                    self.heading = next_heading(self.heading);
-                }
-            }
-        });
-    }
-
     /// A friend table's connection, and what the network side refused of ours.
     fn link_line(&mut self, ui: &mut egui::Ui, t: &Text) {
         let Some(remote) = self.driver.remote() else {
@@ -598,6 +556,7 @@ fn hud(
     me: Seat,
     unseen: &[u8],
     stock: crate::rules::Stock,
+    flash: Option<(u8, f32)>,
 ) {
     let spec = game.variant().fleet();
     let mut sunk = game.chart(me).sunk_lengths();
@@ -629,7 +588,7 @@ fn hud(
     let line = t.with("hud-afloat", &[("ships", Arg::from(afloat.join(" · ")))]);
     ui.horizontal(|ui| {
         ui.label(RichText::new(t.get("hud-fleet")).strong());
-        board::fleet_row(ui, &counts, &line);
+        board::fleet_row(ui, &counts, &line, flash);
         if game.variant().has_weapons() {
             ui.add_space(16.0);
             ui.label(t.with(

@@ -24,7 +24,12 @@ pub(super) struct News {
     pub(super) weight: Weight,
     pub(super) headline: String,
     pub(super) detail: String,
+    /// The length of the ship the action sank, if it sank one.
+    pub(super) sunk: Option<u8>,
 }
+
+/// How long a ship just sunk glows in the fleet line, in milliseconds.
+const FLASH: Millis = 1_600;
 
 /// How many actions' news wait for their animations.
 const KEPT: usize = 4;
@@ -41,7 +46,7 @@ impl News {
         at: Millis,
     ) -> Self {
         let sunk = report.effects.iter().find_map(|e| match e {
-            Effect::Sunk { ship, .. } => Some(ship.len()),
+            Effect::Sunk { ship, .. } => u8::try_from(ship.len()).ok(),
             _ => None,
         });
         let hit = report.effects.iter().find_map(|e| match e {
@@ -52,11 +57,11 @@ impl News {
         let (weight, headline) = match (mine, sunk, hit) {
             (true, Some(len), _) => (
                 Weight::Sunk,
-                t.with("news-you-sunk", &[("len", Arg::from(len))]),
+                t.with("news-you-sunk", &[("len", Arg::from(u32::from(len)))]),
             ),
             (false, Some(len), _) => (
                 Weight::Sunk,
-                t.with("news-they-sunk", &[("len", Arg::from(len))]),
+                t.with("news-they-sunk", &[("len", Arg::from(u32::from(len)))]),
             ),
             (true, None, Some(_)) => (Weight::Hit, t.get("news-you-hit")),
             (false, None, Some(cell)) => {
@@ -80,6 +85,7 @@ impl News {
             weight,
             headline,
             detail: describe(t, variant, report),
+            sunk,
         }
     }
 }
@@ -96,6 +102,12 @@ impl Play {
     /// The latest news the board already shows.
     pub(super) fn shown_news(&self, now: Millis) -> Option<&News> {
         self.news.iter().rev().find(|n| n.at <= now)
+    }
+
+    /// The enemy ship the player sank last while it glows in the fleet line: its
+    /// length and brightness.
+    pub(super) fn flash(&self, now: Millis) -> Option<(u8, f32)> {
+        glow(self.shown_news(now)?, now, self.calm)
     }
 
     /// The news line: the latest action shown, or the lot before the first.
@@ -141,6 +153,26 @@ impl Play {
             }
         });
     }
+}
+
+/// How a ship `news` sank glows at `now`: its length and how bright (1 at first,
+/// 0 when the glow is over); steady with reduced motion (`calm`), pulsing otherwise.
+/// Only the player's own sinking glows: the fleet line is the enemy's.
+#[allow(clippy::cast_precision_loss)] // ages under FLASH ms are exact in f32
+fn glow(news: &News, now: Millis, calm: bool) -> Option<(u8, f32)> {
+    let len = news.sunk.filter(|_| news.mine)?;
+    let age = now.checked_sub(news.at)?;
+    if age >= FLASH {
+        return None;
+    }
+    let age = age as f32;
+    let fade = 1.0 - age / FLASH as f32;
+    let pulse = if calm {
+        1.0
+    } else {
+        0.65 + 0.35 * (age / 130.0).cos()
+    };
+    Some((len, fade * pulse))
 }
 
 #[cfg(test)]
@@ -189,6 +221,41 @@ mod tests {
             (Weight::Quiet, "They missed.")
         );
         assert_eq!(news.detail, "shot C2: C2 miss");
+    }
+
+    #[test]
+    fn the_ship_just_sunk_glows_for_a_moment_and_only_the_players_own_sinking() {
+        let t = Text::new(Lang::En);
+        let mut cruiser = CellSet::EMPTY;
+        for col in 0..3 {
+            cruiser.insert(Coord::new(col, 1).unwrap());
+        }
+        let sunk = report(vec![Effect::Sunk {
+            cell: Coord::new(2, 1).unwrap(),
+            ship: cruiser,
+            ring: CellSet::EMPTY,
+        }]);
+        let mine = News::of(&t, Variant::Armada, true, &sunk, None, 1_000);
+        assert_eq!(glow(&mine, 1_000, false), Some((3, 1.0)));
+        assert_eq!(glow(&mine, 999, false), None, "not before it is shown");
+        assert_eq!(glow(&mine, 1_000 + FLASH, false), None, "over after FLASH");
+        // Calm: no pulse, only a steady fade.
+        let calm: Vec<f32> = (0..FLASH)
+            .step_by(100)
+            .map(|age| glow(&mine, 1_000 + age, true).unwrap().1)
+            .collect();
+        assert!(calm.windows(2).all(|w| w[1] < w[0]), "{calm:?}");
+        // Moving: it pulses (brightness rises again at some point).
+        let moving: Vec<f32> = (0..FLASH)
+            .step_by(50)
+            .map(|age| glow(&mine, 1_000 + age, false).unwrap().1)
+            .collect();
+        assert!(moving.windows(2).any(|w| w[1] > w[0]), "{moving:?}");
+        let theirs = News::of(&t, Variant::Armada, false, &sunk, None, 1_000);
+        assert_eq!(glow(&theirs, 1_000, false), None);
+        let hit = report(vec![Effect::Hit(Coord::new(2, 1).unwrap())]);
+        let hit = News::of(&t, Variant::Armada, true, &hit, None, 1_000);
+        assert_eq!(glow(&hit, 1_000, false), None);
     }
 
     #[test]

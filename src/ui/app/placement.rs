@@ -6,7 +6,7 @@ use egui::{Color32, Id, Key};
 use super::super::board::{self, Look, Overlay};
 use super::super::draft::Problem;
 use super::super::i18n::{Arg, Text};
-use super::{Play, cell_name, cell_size, columns, look_name};
+use super::{Play, cell_name, columns, look_name};
 use crate::driver::{Command, Millis};
 use crate::rules::{CellSet, Coord, Dir, Seat};
 
@@ -16,10 +16,16 @@ impl Play {
         ui.heading(t.get("placement-title"));
         ui.label(t.get("placement-help"));
         let size = self.draft.spec().size();
-        let cell = cell_size(ui.available_width(), size.side());
-        ui.horizontal_top(|ui| {
+        let cell = board_cell(ui, size.side());
+        let side = f32::from(size.side());
+        let width = cell * (side + 0.8) + cell / 2.0 + DOCK + 2.0 * ui.spacing().item_spacing.x;
+        super::centre::centred(ui, width, |ui| {
             ui.vertical(|ui| self.placement_board(ui, cell, t));
-            ui.vertical(|ui| self.dock(ui, now, t));
+            ui.add_space(cell / 2.0);
+            ui.vertical(|ui| {
+                ui.set_max_width(DOCK);
+                self.dock(ui, now, t);
+            });
         });
     }
 
@@ -48,19 +54,23 @@ impl Play {
             }
         };
         let own = t.get("board-own");
-        board::show(
-            ui,
-            &board::Sheet {
-                id: Id::new("placement"),
-                size,
-                cell: cell_size(ui.available_width(), size.side()),
-                columns: columns(t, variant),
-                hulls: board::Hulls::Own,
-                look: &look,
-                overlays: &[],
-                label: &|c| own_label(t, variant, &own, c, look(c)),
-            },
-        );
+        let cell = board_cell(ui, size.side());
+        let width = cell * (f32::from(size.side()) + 0.8);
+        super::centre::centred(ui, width, |ui| {
+            board::show(
+                ui,
+                &board::Sheet {
+                    id: Id::new("placement"),
+                    size,
+                    cell,
+                    columns: columns(t, variant),
+                    hulls: board::Hulls::Own,
+                    look: &look,
+                    overlays: &[],
+                    label: &|c| own_label(t, variant, &own, c, look(c)),
+                },
+            )
+        });
     }
 
     pub(super) fn placement_keys(&mut self, ui: &egui::Ui) {
@@ -305,7 +315,9 @@ impl Play {
         });
         let start = ui.add_enabled(
             fleet.is_some() && (!starts || other_ready),
-            egui::Button::new(label),
+            egui::Button::new(egui::RichText::new(label).size(18.0).strong())
+                .min_size(egui::vec2(180.0, 36.0))
+                .fill(crate::ui::palette::PRIMARY),
         );
         if start.clicked()
             && let Some(fleet) = fleet
@@ -337,6 +349,18 @@ impl Play {
             }
         }
     }
+}
+
+/// The dock's width beside the board.
+const DOCK: f32 = 260.0;
+
+/// The placement board's cell: one board and the dock beside it share the width,
+/// and the board fits the height left under the heading.
+fn board_cell(ui: &egui::Ui, side: u8) -> f32 {
+    let board = f32::from(side) + 1.3;
+    let by_width = (ui.available_width() - DOCK - 40.0) / board;
+    let by_height = (ui.available_height() - 40.0) / board;
+    by_width.min(by_height).clamp(22.0, 52.0).floor()
 }
 
 /// An own-board cell's name for screen readers and the tests: board, cell, look.

@@ -146,9 +146,14 @@ pub(super) fn cell_name(t: &Text, variant: Variant, cell: Coord) -> String {
     )
 }
 
-/// The cell size that fits two boards of `side` cells side by side in `width`.
-pub(super) fn cell_size(width: f32, side: u8) -> f32 {
-    ((width - 80.0) / (2.0 * (f32::from(side) + 0.8))).clamp(22.0, 40.0)
+/// The cell size that fits two boards of `side` cells side by side in `width`, and
+/// in `height` with the weapon cards and the buttons under them: a large window
+/// gets large boards.
+pub(super) fn cell_size(width: f32, height: f32, side: u8) -> f32 {
+    let board = f32::from(side) + 0.8;
+    let by_width = (width - 80.0) / (2.0 * board);
+    let by_height = (height - 170.0) / board;
+    by_width.min(by_height).clamp(22.0, 52.0).floor()
 }
 
 #[cfg(test)]

@@ -139,16 +139,10 @@ impl Play {
         }
         let mut home = false;
         ui.add_space(6.0);
-        // The row is centred by its width as last drawn (egui lays a row out left to
-        // right; the width is steady from the second frame on).
-        let row = ui.id().with(("result", "buttons"));
-        let width: f32 = ui.ctx().data(|d| d.get_temp(row)).unwrap_or(0.0);
-        ui.horizontal(|ui| {
-            ui.add_space(((ui.available_width() - width) / 2.0).max(0.0));
-            let start = ui.cursor().min.x;
+        super::super::centre::centred_as_drawn(ui, "results", |ui| {
             let again = egui::Button::new(RichText::new(t.get("play-again")).size(18.0).strong())
                 .min_size(egui::vec2(170.0, 34.0))
-                .fill(Color32::from_rgb(28, 96, 52));
+                .fill(crate::ui::palette::PRIMARY);
             if ui
                 .add_enabled(settled && !mine && !left && !over, again)
                 .clicked()
@@ -173,8 +167,6 @@ impl Play {
             if ui.button(t.get("home")).clicked() {
                 home = true;
             }
-            let drawn = ui.min_rect().right() - start;
-            ui.ctx().data_mut(|d| d.insert_temp(row, drawn));
         });
         if let Some((kind, tally)) = self.tally {
             ui.label(crate::ui::app::totals::line(t, kind, tally));
