@@ -14,10 +14,14 @@ mod cli;
 
 use cli::started;
 
+/// The version `--version` prints: the program's, and the wire protocol's it speaks
+/// (a test holds it to `armada_proto::PROTOCOL_VERSION`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (protocol 3)");
+
 /// Armada: a peer-to-peer sea battle for two friends, with proofs instead of a referee.
 /// Without a command it opens the window.
 #[derive(Debug, Parser)]
-#[command(version, about, args_conflicts_with_subcommands = true)]
+#[command(version = VERSION, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     /// Where saved games and the identity key live, for the window opened without a
     /// command (default: the platform's data directory).
@@ -249,6 +253,18 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
         circuit_bytes: u64,
     },
+    /// Prints the completions of `armada`'s commands and options for a shell (bash,
+    /// zsh, fish, elvish or powershell), to be saved where that shell looks.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Writes the manual pages into a directory: `armada.1`, and `armada-COMMAND.1`
+    /// for each command.
+    Man {
+        /// The directory (created if missing).
+        dir: PathBuf,
+    },
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
     /// Exit codes: 0 complete and honest; 1 a lie proven; 2 unreadable or malformed;
@@ -347,6 +363,16 @@ fn run(cli: &Cli) -> Result<u8> {
         #[cfg(feature = "bench")]
         command @ Command::BenchAi { .. } => bench_ai(command),
         Command::Verify { json, file } => Ok(cli::verify(file, *json)),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut command, "armada", &mut std::io::stdout());
+            Ok(0)
+        }
+        Command::Man { dir } => {
+            std::fs::create_dir_all(dir)?;
+            clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), dir)?;
+            Ok(0)
+        }
     }
 }
 
@@ -452,5 +478,11 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_version_names_the_protocol_spoken() {
+        let protocol = format!("(protocol {})", armada_proto::PROTOCOL_VERSION);
+        assert!(super::VERSION.ends_with(&protocol), "{}", super::VERSION);
     }
 }

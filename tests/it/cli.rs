@@ -302,3 +302,51 @@ fn a_data_directory_given_without_a_command_is_the_windows() {
         "{out:?}"
     );
 }
+
+/// What a package installs is written by the binary from its own command
+/// definitions: the version names the protocol, the completions name every command,
+/// and the manual has a page for the program and one for each command.
+#[test]
+fn the_version_completions_and_manual_pages_come_from_the_binary() {
+    let out = armada(&["--version"]);
+    let version = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        version.trim(),
+        format!(
+            "armada {} (protocol {})",
+            env!("CARGO_PKG_VERSION"),
+            armada_proto::PROTOCOL_VERSION
+        )
+    );
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef armada"),
+        ("fish", "complete -c armada"),
+    ] {
+        let out = armada(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}: {script}");
+        for command in ["host", "join", "verify", "demo"] {
+            assert!(script.contains(command), "{shell} completes {command}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let man = dir.path().join("man");
+    let out = armada(&["man", man.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(man.join("armada.1")).unwrap();
+    assert!(
+        page.starts_with(".ie \\n(.g .ds Aq") || page.contains(".TH armada 1"),
+        "{page}"
+    );
+    assert!(page.contains("verify"), "{page}");
+    let verify = std::fs::read_to_string(man.join("armada-verify.1")).unwrap();
+    assert!(verify.contains("Exit codes"), "{verify}");
+    let out = armada(&["completions", "tcsh"]);
+    assert!(!out.status.success(), "an unknown shell is refused");
+}
