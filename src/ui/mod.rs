@@ -18,6 +18,10 @@ pub use bench::{WindowFigures, bench};
 pub use draft::{Draft, Problem};
 pub use i18n::{Arg, Lang, Text, message_ids};
 
+/// The window's application id, the launcher entry's and the `AppStream` id
+/// (`pkg/io.github.armada_p2p.Armada.*`).
+pub const APP_ID: &str = "io.github.armada_p2p.Armada";
+
 /// Opens the window and runs it until it is closed; the exit code. Where no window
 /// can be opened, says so in one line and points to the terminal commands.
 pub fn run(store: Option<crate::driver::Store>) -> u8 {
@@ -31,6 +35,8 @@ pub fn run(store: Option<crate::driver::Store>) -> u8 {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Armada")
+            // The launcher entry's name: desktops find its icon by this id.
+            .with_app_id(APP_ID)
             .with_inner_size([1100.0, 760.0])
             .with_min_inner_size([640.0, 480.0]),
         ..Default::default()
@@ -72,9 +78,26 @@ fn run_native(
     eframe::run_native(name, options, Box::new(|_| Ok(Box::new(Shell(ui)))))
 }
 
+/// Says why no window opened: on standard error, and where there is a display (the
+/// launcher's case: nobody reads a terminal) in a message box too, when the desktop
+/// has a program to show one.
 fn no_window(why: &str) {
-    eprintln!(
-        "armada: cannot open a window: {why}. Play in the terminal instead: \
+    let text = format!(
+        "Armada cannot open a window: {why}. Play in the terminal instead: \
          `armada host --bot medium` and `armada join LINK`, or watch `armada demo`."
     );
+    eprintln!("armada: {text}");
+    let display =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    if display {
+        let shown = native_dialog::DialogBuilder::message()
+            .set_level(native_dialog::MessageLevel::Error)
+            .set_title("Armada")
+            .set_text(&text)
+            .alert()
+            .show();
+        if let Err(error) = shown {
+            eprintln!("armada: no message box either: {error}");
+        }
+    }
 }

@@ -842,6 +842,50 @@ fn the_computer_table_plays_whole_games_honestly_on_a_virtual_clock() {
     );
 }
 
+/// Started from the launcher, where nobody reads a terminal, a window that cannot
+/// open (here: a display that does not exist) says why in a message box too, through
+/// the desktop's `zenity` (a stand-in here that writes down what it was asked).
+#[test]
+fn a_window_that_cannot_open_says_why_in_a_message_box() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let asked = dir.path().join("asked");
+    let zenity = bin.join("zenity");
+    std::fs::write(
+        &zenity,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 3.44.0; exit 0; fi\nprintf '%s\\n' \"$@\" >> '{}'\n",
+            asked.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&zenity, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
+        .args(["window", "--data-dir"])
+        .arg(dir.path().join("data"))
+        .env("DISPLAY", ":231")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let asked =
+        std::fs::read_to_string(&asked).unwrap_or_else(|_| panic!("no message box: {stderr}"));
+    assert!(asked.contains("--error"), "{asked}");
+    assert!(asked.contains("cannot open a window"), "{asked}");
+    assert!(asked.contains("armada host --bot"), "{asked}");
+}
+
 #[test]
 fn without_a_display_the_window_says_so_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
