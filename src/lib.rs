@@ -9,6 +9,7 @@ pub mod driver;
 pub mod fair;
 #[cfg(feature = "harness")]
 pub mod fuzz;
+pub mod icehouse;
 #[cfg(feature = "net")]
 pub mod net;
 pub mod rules;

@@ -16,6 +16,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("ai", &["rules"]),
     // The second game: its engine and computer share the sea battle's cells.
     ("archimedes", &["rules"]),
+    // The third game: exact geometry of its own, nothing of the other games.
+    ("icehouse", &[]),
     ("fair", &["rules", "archimedes"]),
     ("session", &["rules", "archimedes", "fair"]),
     // A saved table names the computer's level.
@@ -35,7 +37,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("ui", &["rules", "driver"]),
     // The binary opens the window; its bench commands use the engine-only referee.
-    ("main", &["rules", "archimedes", "driver", "ui", "demo"]),
+    (
+        "main",
+        &["rules", "archimedes", "icehouse", "driver", "ui", "demo"],
+    ),
     ("demo", &["rules", "ai", "archimedes"]),
     (
         "fuzz",

@@ -16,6 +16,7 @@ mod coords;
 mod deduce;
 mod fuzz;
 mod hostile;
+mod icehouse;
 mod layers;
 mod leaving;
 mod liar;
