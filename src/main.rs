@@ -171,8 +171,8 @@ enum Command {
         /// Seed for placement and play: the same seed plays the same game.
         #[arg(long)]
         seed: Option<u64>,
-        /// The game: the sea battle (`sea`) or `archimedes`.
-        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        /// The game: the sea battle (`sea`), `archimedes` or `icehouse`.
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes", "icehouse"])]
         game: String,
         /// Classic sea battle: plain shots only.
         #[arg(long, conflicts_with = "levels")]
@@ -181,9 +181,16 @@ enum Command {
         /// 6, 8 or 10 for Archimedes (6 if not given).
         #[arg(long)]
         size: Option<u8>,
-        /// Archimedes: the two computer levels, first (bottom-left) and second.
-        #[arg(long = "match", value_name = "A:B", default_value = "hard:insane")]
-        levels: String,
+        /// Archimedes and Icehouse Armada: the two computer levels, first and second
+        /// (Archimedes: hard:insane if not given; Icehouse: medium:hard).
+        #[arg(long = "match", value_name = "A:B")]
+        levels: Option<String>,
+        /// Icehouse Armada: the squadron of the first captain (south).
+        #[arg(long, default_value = "heavy", value_parser = ["heavy", "light"])]
+        squadron: String,
+        /// Icehouse Armada: the goal (in a breakthrough, south attacks).
+        #[arg(long, default_value = "sink", value_parser = ["sink", "flagship", "breakthrough"])]
+        goal: String,
         /// Save the signed transcript here, for `armada verify`.
         #[arg(long, value_name = "FILE")]
         transcript: Option<PathBuf>,
@@ -398,7 +405,31 @@ fn demo(command: &Command) -> Result<u8> {
             ..
         } if game == "archimedes" => {
             let seed = seed.unwrap_or_else(rand::random);
+            let levels = levels.as_deref().unwrap_or("hard:insane");
             cli::demo::run_archimedes(size.unwrap_or(6), levels, seed, transcript.as_deref())?;
+            Ok(0)
+        }
+        Command::Demo {
+            seed,
+            game,
+            size,
+            levels,
+            squadron,
+            goal,
+            transcript,
+            classic,
+        } if game == "icehouse" => {
+            anyhow::ensure!(
+                size.is_none() && !*classic,
+                "--size and --classic are not Icehouse Armada's"
+            );
+            anyhow::ensure!(
+                transcript.is_none(),
+                "an Icehouse Armada demo has no signed transcript yet: its table between peers is not built"
+            );
+            let seed = seed.unwrap_or_else(rand::random);
+            let levels = levels.as_deref().unwrap_or("medium:hard");
+            cli::demo::run_icehouse(levels, squadron, goal, seed)?;
             Ok(0)
         }
         Command::Demo {

@@ -145,3 +145,124 @@ pub fn run_archimedes(
     }
     Ok(())
 }
+
+/// `armada demo --game icehouse`: two computer captains play Icehouse Armada's basic
+/// setup; the first level commands `squadron` and moves first (south). Each turn
+/// is printed as its actions, then a sketch of the table.
+pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Result<()> {
+    use armada::icehouse::{Fleet, Game, Goal, Level, Side, choose, random_placement, render};
+    use std::fmt::Write as _;
+    let (a, b) = levels
+        .split_once(':')
+        .context("--match takes A:B, like medium:hard")?;
+    let level = |name: &str| {
+        Level::parse(name).with_context(|| format!("{name} is not a level: easy, medium or hard"))
+    };
+    let levels = [level(a)?, level(b)?];
+    let fleets = match squadron {
+        "heavy" => [Fleet::HEAVY, Fleet::LIGHT],
+        "light" => [Fleet::LIGHT, Fleet::HEAVY],
+        other => anyhow::bail!("{other} is not a squadron: heavy or light"),
+    };
+    let goal = match goal {
+        "sink" => Goal::SinkAll,
+        "flagship" => Goal::Flagship,
+        "breakthrough" => Goal::Breakthrough {
+            attacker: Side::South,
+        },
+        other => anyhow::bail!("{other} is not a goal: sink, flagship or breakthrough"),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let placements = [
+        random_placement(Side::South, fleets[0], goal, &mut rng),
+        random_placement(Side::North, fleets[1], goal, &mut rng),
+    ];
+    let mut game = Game::new(
+        goal,
+        fleets,
+        [placements[0].as_slice(), placements[1].as_slice()],
+    )
+    .map_err(|(side, e)| anyhow::anyhow!("{side}'s placement: {e}"))?;
+    super::emit(&format!(
+        "Icehouse Armada, seed {seed}: {} ({} {}, south, capitals) against {} ({} {}, north)\n\n{}",
+        levels[0].name(),
+        squadron,
+        fleets[0],
+        levels[1].name(),
+        if squadron == "heavy" {
+            "light"
+        } else {
+            "heavy"
+        },
+        fleets[1],
+        render(&game)
+    ));
+    // Enough for any game: quiet waters ends one after forty turns without a hit,
+    // a breakthrough after forty-one.
+    let mut actions = 0;
+    while game.ending().is_none() {
+        anyhow::ensure!(actions < 100_000, "the demo game did not end");
+        let side = game.to_move();
+        let mut out = format!("\nTurn {} ({side}):\n", game.turn());
+        loop {
+            let action = choose(&game, levels[side.index()], &mut rng);
+            let played = game
+                .play(action)
+                .map_err(|e| anyhow::anyhow!("the {side} captain's {action:?} was refused: {e}"))?;
+            actions += 1;
+            let line = icehouse_line(game.ships(side), action, &played)?;
+            let _ = writeln!(out, "  {line}");
+            if played.turn_ended || played.ending.is_some() {
+                break;
+            }
+        }
+        out.push_str(&render(&game));
+        super::emit(&out);
+    }
+    let ending = game.ending().context("the game ended")?;
+    let result = match ending.winner {
+        Some(side) => format!("{side} ({}) wins", levels[side.index()].name()),
+        None => "a draw".to_owned(),
+    };
+    super::emit(&format!(
+        "\n{result}: {}; {} turns; strength south {}, north {}\n",
+        ending.reason,
+        game.turn(),
+        game.strength(Side::South),
+        game.strength(Side::North)
+    ));
+    Ok(())
+}
+
+/// One action of a demo captain in words.
+fn icehouse_line(
+    ships: &[armada::icehouse::Ship],
+    action: armada::icehouse::Action,
+    played: &armada::icehouse::Played,
+) -> Result<String> {
+    use armada::icehouse::Action;
+    Ok(match action {
+        Action::EndTurn => "ends the turn".to_owned(),
+        Action::Move { ship, steps } => format!(
+            "{} moves {} step{} to {}",
+            ships[usize::from(ship)].name,
+            steps.bows().len(),
+            if steps.bows().len() == 1 { "" } else { "s" },
+            steps
+                .bows()
+                .last()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        ),
+        Action::Fire(shot) => {
+            let hit = played.hit.context("a shot hits")?;
+            format!(
+                "{} fires from its {} side at {}{}",
+                ships[usize::from(shot.ship)].name,
+                shot.side.name(),
+                hit.target,
+                if hit.sunk { ": sunk!" } else { ": hit" }
+            )
+        }
+    })
+}

@@ -350,3 +350,56 @@ fn the_version_completions_and_manual_pages_come_from_the_binary() {
     let out = armada(&["completions", "tcsh"]);
     assert!(!out.status.success(), "an unknown shell is refused");
 }
+
+#[test]
+fn an_icehouse_demo_plays_two_captains_turn_by_turn_to_an_end() {
+    for goal in ["sink", "flagship", "breakthrough"] {
+        let out = armada(&[
+            "demo",
+            "--game",
+            "icehouse",
+            "--seed",
+            "4",
+            "--goal",
+            goal,
+            "--match",
+            "hard:medium",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.starts_with("Icehouse Armada, seed 4: hard (heavy 4L 0M 0S"),
+            "{text}"
+        );
+        assert!(text.contains("\nTurn 1 (south):\n"), "{goal}");
+        assert!(
+            text.contains("+  north\n") && text.contains("+  south\n"),
+            "the table's sketch"
+        );
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.contains(" wins: ") || last.starts_with("a draw: "),
+            "{goal}: {last}"
+        );
+        // The same seed plays the same game.
+        let again = armada(&[
+            "demo",
+            "--game",
+            "icehouse",
+            "--seed",
+            "4",
+            "--goal",
+            goal,
+            "--match",
+            "hard:medium",
+        ]);
+        assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    }
+    let refused = armada(&["demo", "--game", "icehouse", "--transcript", "x.armada"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no signed transcript yet"));
+}
