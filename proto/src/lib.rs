@@ -23,8 +23,9 @@ pub use invite::{
     INVITE_PREFIX, Invite, InviteError, LAN_OFFER_VERSION, LanOffer, MAX_ADDRS, MAX_INVITE,
 };
 pub use message::{
-    Body, Claim, ErrorCode, GameKind, Hash, Heading, Owed, Payload, ProtocolError, SavedFrame,
-    Seat, Settings, Transcript, Wire, WireAction, WireOpening, WireShip, WireVerdict,
+    Body, Claim, ErrorCode, GameKind, Hash, Heading, IceAct, IceFleet, IceGoal, IcePlaced,
+    IcePoint, IceSetup, Owed, Payload, ProtocolError, SavedFrame, Seat, Settings, Transcript, Wire,
+    WireAction, WireOpening, WireShip, WireVerdict,
 };
 
 /// The protocol version every body starts with; peers refuse any other.

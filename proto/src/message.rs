@@ -23,6 +23,95 @@ pub enum GameKind {
     Archimedes {
         side: u8,
     },
+    /// Icehouse Armada (ICEHOUSE.md): its setup, its goal, and whether the host
+    /// commands the heavy squadron (false in the points setup).
+    Icehouse {
+        setup: IceSetup,
+        goal: IceGoal,
+        host_heavy: bool,
+    },
+}
+
+/// How an Icehouse Armada table's fleets are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IceSetup {
+    /// Four large ships against four medium and four small.
+    Basic,
+    /// The host's numbers: the heavy squadron's and the light squadron's ships.
+    Advanced { heavy: IceFleet, light: IceFleet },
+    /// Each side's own fleet worth 12 pips, revealed with its placement.
+    Points,
+}
+
+/// A fleet's ships of each size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IceFleet {
+    pub large: u8,
+    pub medium: u8,
+    pub small: u8,
+}
+
+/// What an Icehouse Armada table plays for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IceGoal {
+    SinkAll,
+    Flagship,
+    /// `host_attacks`: the host's side attacks, whoever moves first.
+    Breakthrough {
+        host_attacks: bool,
+    },
+}
+
+/// A point of the table in micrometres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IcePoint {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// One ship of a revealed placement: its size (0 small, 1 medium, 2 large), stern
+/// and bow, and whether it is the flagship.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IcePlaced {
+    pub size: u8,
+    pub stern: IcePoint,
+    pub bow: IcePoint,
+    pub flagship: bool,
+}
+
+/// One step of an Icehouse Armada game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IceAct {
+    /// The chooser says whether it moves first (in the advanced setup: accepts the
+    /// squadrons as set; not moving first swaps them).
+    Choose {
+        chooser_first: bool,
+    },
+    /// The hash binding this side's placement, before either is revealed.
+    Commit {
+        placement: Hash,
+    },
+    /// The placement and the salt that open the commitment.
+    Reveal {
+        salt: Hash,
+        ships: Vec<IcePlaced>,
+    },
+    /// A move: ship `ship` (from 0, in its placement's order) steps to each bow.
+    Move {
+        ship: u8,
+        bows: Vec<IcePoint>,
+    },
+    /// A broadside at enemy ship `target` along the line from the field's base
+    /// (`j` thousandths along it) to `at`.
+    Fire {
+        ship: u8,
+        starboard: bool,
+        o: i32,
+        j: i32,
+        target: u8,
+        at: IcePoint,
+    },
+    EndTurn,
 }
 
 /// A table's settings: chosen by the host, bound into every game id. (Whether the move
@@ -215,6 +304,13 @@ pub enum Payload {
         from: u8,
         to: u8,
     },
+    /// Icehouse Armada: step `number` of the game (from 0, both sides counted
+    /// together; the choice, the commitments and the reveals are steps too).
+    Ice {
+        game: Hash,
+        number: u32,
+        act: IceAct,
+    },
 }
 
 impl Payload {
@@ -233,7 +329,8 @@ impl Payload {
             | Self::Forfeit { game, .. }
             | Self::Reveal { game, .. }
             | Self::Verdict { game, .. }
-            | Self::Move { game, .. } => Some(game),
+            | Self::Move { game, .. }
+            | Self::Ice { game, .. } => Some(game),
             Self::Hello { .. }
             | Self::Settings(_)
             | Self::Nonce { .. }

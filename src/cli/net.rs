@@ -35,6 +35,7 @@ pub fn lan(
             armada_proto::GameKind::Armada => "Armada".to_string(),
             armada_proto::GameKind::Classic { side } => format!("classic {side}×{side}"),
             armada_proto::GameKind::Archimedes { side } => format!("Archimedes {side}×{side}"),
+            armada_proto::GameKind::Icehouse { .. } => "Icehouse Armada".to_string(),
         };
         match offer.invite {
             Some(invite) => emit(&format!("{game} table of {peer}: {}\n", invite.to_link())),

@@ -36,7 +36,11 @@ impl OpenGame for Archimedes {
     fn check_settings(settings: &proto::Settings) -> Result<(), String> {
         check_settings(settings).map(|_| ())
     }
-    fn start(settings: &proto::Settings) -> Result<Position, String> {
+    fn start(
+        settings: &proto::Settings,
+        _: &Hash,
+        _: crate::rules::Seat,
+    ) -> Result<Position, String> {
         Position::start(check_settings(settings)?.side()).map_err(|e| e.to_string())
     }
     fn mover(position: &Position) -> Side {

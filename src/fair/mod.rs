@@ -10,6 +10,7 @@ pub mod archimedes;
 pub mod code;
 pub mod commit;
 pub mod hash;
+pub mod icehouse;
 pub mod secret;
 pub mod shared;
 pub mod sign;

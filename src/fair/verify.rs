@@ -6,10 +6,10 @@
 use armada_proto::{self as proto, Transcript};
 use std::collections::HashMap;
 
-use super::archimedes as arch_table;
 use super::archimedes::Archimedes;
+use super::icehouse::Icehouse;
 use super::sign::frame_hash;
-use super::table::open::Open;
+use super::table::open::{self, Open, OpenGame};
 use super::table::{ClaimState, ForfeitClaim, Lie, Note, Observer, Rules, Sea, Table, Verdict};
 use super::wire;
 use crate::rules::{Ending, Fleet, Report as ActionReport, Seat, Variant};
@@ -69,15 +69,15 @@ pub struct GameRecord {
     pub void: Vec<(Seat, u32)>,
 }
 
-/// One Archimedes game of the table.
+/// One game of an open game's table (Archimedes, Icehouse Armada).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArchimedesRecord {
+pub struct OpenRecord<G: OpenGame> {
     pub number: u32,
     pub id: [u8; 32],
     pub first: Seat,
-    pub moves: Vec<arch_table::Step>,
-    pub outcome: Option<arch_table::Outcome>,
-    pub verdict: Option<arch_table::Verdict>,
+    pub moves: Vec<open::Step<G::Played>>,
+    pub outcome: Option<open::Outcome<G::End>>,
+    pub verdict: Option<open::Verdict<G::End>>,
     /// A forfeit claim stands against the game (it was not refuted).
     pub claimed: bool,
     /// The frames (seat, seq) that crossed the end of the game and count for nothing:
@@ -85,14 +85,21 @@ pub struct ArchimedesRecord {
     pub void: Vec<(Seat, u32)>,
 }
 
+/// One Archimedes game of the table.
+pub type ArchimedesRecord = OpenRecord<Archimedes>;
+/// One Icehouse Armada game of the table.
+pub type IcehouseRecord = OpenRecord<Icehouse>;
+
 /// Everything verification found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub table: Option<[u8; 32]>,
     pub settings: Option<proto::Settings>,
     pub games: Vec<GameRecord>,
-    /// The games of an Archimedes table (empty at a sea battle's).
+    /// The games of an Archimedes table (empty at another game's).
     pub archimedes: Vec<ArchimedesRecord>,
+    /// The games of an Icehouse Armada table (empty at another game's).
+    pub icehouse: Vec<IcehouseRecord>,
     /// Whether each seat (host, guest) left the table: its play is over.
     pub left: [bool; 2],
     pub outcome: Outcome,
@@ -106,8 +113,18 @@ pub fn verify(bytes: &[u8]) -> Report {
     };
     let order =
         canonical(&transcript.frames).unwrap_or_else(|| (0..transcript.frames.len()).collect());
-    if is_archimedes(&transcript) {
-        return verify_archimedes(&transcript, &order);
+    match table_game(&transcript) {
+        Some(proto::GameKind::Archimedes { .. }) => {
+            let (mut report, games) = verify_open::<Archimedes>(&transcript, &order);
+            report.archimedes = games;
+            return report;
+        }
+        Some(proto::GameKind::Icehouse { .. }) => {
+            let (mut report, games) = verify_open::<Icehouse>(&transcript, &order);
+            report.icehouse = games;
+            return report;
+        }
+        _ => {}
     }
     let mut games: Vec<GameRecord> = Vec::new();
     let table = match take_all::<Sea>(&transcript, &order, |table, frame, note| {
@@ -126,6 +143,7 @@ pub fn verify(bytes: &[u8]) -> Report {
         settings: table.settings(),
         games,
         archimedes: Vec::new(),
+        icehouse: Vec::new(),
         left: Seat::BOTH.map(|seat| table.left(seat)),
         outcome,
     }
@@ -226,9 +244,9 @@ fn take_all<G: Rules>(
     Ok(table)
 }
 
-/// Whether the table's settings (the host's, in its first frames) say Archimedes:
-/// read from the first host frame that carries settings, not from every frame.
-fn is_archimedes(transcript: &Transcript) -> bool {
+/// The game the table's settings (the host's, in its first frames) name: read from
+/// the first host frame that carries settings, not from every frame.
+fn table_game(transcript: &Transcript) -> Option<proto::GameKind> {
     transcript
         .frames
         .iter()
@@ -239,17 +257,20 @@ fn is_archimedes(transcript: &Transcript) -> bool {
                 _ => None,
             },
         )
-        .is_some_and(|game| matches!(game, proto::GameKind::Archimedes { .. }))
 }
 
-/// An Archimedes table's transcript through a fresh [`arch_table::Table`], in `order`.
-fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
-    let mut games: Vec<ArchimedesRecord> = Vec::new();
-    let table = match take_all::<Open<Archimedes>>(transcript, order, |_, (from, seq), note| {
+/// An open game's transcript through a fresh observer, in `order`: the report and
+/// the games' records.
+fn verify_open<G: OpenGame>(
+    transcript: &Transcript,
+    order: &[usize],
+) -> (Report, Vec<OpenRecord<G>>) {
+    let mut games: Vec<OpenRecord<G>> = Vec::new();
+    let table = match take_all::<Open<G>>(transcript, order, |_, (from, seq), note| {
         let game = games.last_mut();
         match (note, game) {
-            (arch_table::Note::Opened { number, id, first }, _) => {
-                games.push(ArchimedesRecord {
+            (open::Note::Opened { number, id, first }, _) => {
+                games.push(OpenRecord {
                     number,
                     id,
                     first,
@@ -260,17 +281,17 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
                     void: Vec::new(),
                 });
             }
-            (arch_table::Note::Moved(step), Some(game)) => game.moves.push(step),
-            (arch_table::Note::Undone(step), Some(game)) => {
+            (open::Note::Moved(step), Some(game)) => game.moves.push(step),
+            (open::Note::Undone(step), Some(game)) => {
                 game.moves.pop();
                 game.outcome = None;
                 game.void.push((step.seat, step.seq));
             }
-            (arch_table::Note::Void, Some(game)) => game.void.push((from, seq)),
-            (arch_table::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
-            (arch_table::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
-            (arch_table::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
-            (arch_table::Note::ClaimRefuted { .. }, Some(game)) => game.claimed = false,
+            (open::Note::Void, Some(game)) => game.void.push((from, seq)),
+            (open::Note::Ended(outcome), Some(game)) => game.outcome = Some(outcome),
+            (open::Note::Settled(verdict), Some(game)) => game.verdict = Some(verdict),
+            (open::Note::ForfeitClaimed { .. }, Some(game)) => game.claimed = true,
+            (open::Note::ClaimRefuted { .. }, Some(game)) => game.claimed = false,
             _ => {}
         }
     }) {
@@ -278,7 +299,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
         Err(why) => {
             let mut report = Report::malformed(why);
             report.table = Some(transcript.table);
-            return report;
+            return (report, Vec::new());
         }
     };
     let mut report = Report {
@@ -286,6 +307,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
         settings: None,
         games: Vec::new(),
         archimedes: Vec::new(),
+        icehouse: Vec::new(),
         left: [false; 2],
         outcome: Outcome::Honest,
     };
@@ -311,8 +333,7 @@ fn verify_archimedes(transcript: &Transcript, order: &[usize]) -> Report {
     } else {
         Outcome::Honest
     };
-    report.archimedes = games;
-    report
+    (report, games)
 }
 
 /// The frames' canonical order (PROTOCOL §7): each chain in `seq` order, every frame
@@ -394,16 +415,21 @@ fn outcome(table: &Table, games: &[GameRecord]) -> Outcome {
 impl Report {
     /// How many games opened at the table, whatever its game.
     pub fn game_count(&self) -> usize {
-        self.games.len() + self.archimedes.len()
+        self.games.len() + self.archimedes.len() + self.icehouse.len()
     }
 
     /// Whether the table's last game is done: settled, or a forfeit claim against a
     /// side stands (no resuming would answer it). False when no game opened.
     pub fn last_done(&self) -> bool {
-        match (self.games.last(), self.archimedes.last()) {
-            (Some(g), _) => g.verdict.is_some() || g.claim.is_some(),
-            (None, Some(g)) => g.verdict.is_some() || g.claimed,
-            (None, None) => false,
+        match (
+            self.games.last(),
+            self.archimedes.last(),
+            self.icehouse.last(),
+        ) {
+            (Some(g), _, _) => g.verdict.is_some() || g.claim.is_some(),
+            (None, Some(g), _) => g.verdict.is_some() || g.claimed,
+            (None, None, Some(g)) => g.verdict.is_some() || g.claimed,
+            (None, None, None) => false,
         }
     }
 
@@ -419,7 +445,11 @@ impl Report {
             .archimedes
             .iter()
             .filter_map(|g| g.outcome.map(|o| o.winner));
-        winners.chain(arch).map(half).sum()
+        let ice = self
+            .icehouse
+            .iter()
+            .filter_map(|g| g.outcome.map(|o| o.winner));
+        winners.chain(arch).chain(ice).map(half).sum()
     }
 
     fn malformed(why: String) -> Self {
@@ -428,6 +458,7 @@ impl Report {
             settings: None,
             games: Vec::new(),
             archimedes: Vec::new(),
+            icehouse: Vec::new(),
             left: [false; 2],
             outcome: Outcome::Malformed(why),
         }

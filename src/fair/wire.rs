@@ -42,6 +42,9 @@ pub fn variant(kind: proto::GameKind) -> Result<Variant, WireError> {
         proto::GameKind::Archimedes { .. } => {
             Err(WireError::Game("Archimedes, not a sea battle".into()))
         }
+        proto::GameKind::Icehouse { .. } => {
+            Err(WireError::Game("Icehouse Armada, not a sea battle".into()))
+        }
     }
 }
 

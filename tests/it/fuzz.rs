@@ -228,6 +228,7 @@ fn payload_name(payload: &Payload) -> &'static str {
         Payload::PlayAgain { .. } => "play-again",
         Payload::Leave { .. } => "leave",
         Payload::Move { .. } => "move",
+        Payload::Ice { .. } => "ice",
     }
 }
 

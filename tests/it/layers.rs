@@ -18,7 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("archimedes", &["rules"]),
     // The third game: exact geometry of its own, nothing of the other games.
     ("icehouse", &[]),
-    ("fair", &["rules", "archimedes"]),
+    ("fair", &["rules", "archimedes", "icehouse"]),
     ("session", &["rules", "archimedes", "fair"]),
     // A saved table names the computer's level.
     ("store", &["rules", "ai", "archimedes", "fair", "session"]),

@@ -96,7 +96,7 @@ impl OpenGame for TicTacToe {
             _ => Err("not a tic-tac-toe table".into()),
         }
     }
-    fn start(_: &proto::Settings) -> Result<Board, String> {
+    fn start(_: &proto::Settings, _: &Hash, _: Seat) -> Result<Board, String> {
         Ok(Board {
             cells: [None; 9],
             mover: Mark::X,

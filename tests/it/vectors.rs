@@ -547,3 +547,115 @@ fn an_archimedes_move_frame() {
         (9, 27)
     );
 }
+
+/// Zigzag then LEB128, as postcard writes an `i32`.
+fn zigzag(n: i32) -> Vec<u8> {
+    let mut v = ((n << 1) ^ (n >> 31)) as u32;
+    let mut out = Vec::new();
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// PROTOCOL.md §10: an Icehouse table's settings, a placement commitment and a step
+/// frame, built byte by byte from the spec with `sha2` and `ed25519-dalek`, then by
+/// the implementation.
+#[test]
+fn an_icehouse_commitment_and_step_frame() {
+    let vectors = vectors();
+    let v = &vectors["icehouse"];
+    // Icehouse (3), Basic (0), Flagship (1), host heavy; move_ms 90,000; 0; 0; 0.
+    let settings = [
+        &[0x03, 0x00, 0x01, 0x01][..],
+        &[0x90, 0xbf, 0x05],
+        &[0, 0, 0],
+    ]
+    .concat();
+    assert_eq!(hex::encode(&settings), v["settings"]);
+    // One large ship (size 2), stern (100 000, 100 000), bow (100 000, 146 229), flagship.
+    let mut ships = vec![0x01, 0x02];
+    for n in [100_000, 100_000, 100_000, 146_229] {
+        ships.extend(zigzag(n));
+    }
+    ships.push(0x01);
+    assert_eq!(hex::encode(&ships), v["ships"]);
+    let commitment = labelled(
+        "armada/1/icehouse",
+        &[&[0x55; 32], &[0], &[0x22; 32], &ships],
+    );
+    assert_eq!(hex::encode(commitment), v["commitment"]);
+    let mut body = vec![0x03];
+    body.extend([0x99; 32]);
+    body.push(0x00); // from: Host
+    body.push(0x05); // seq 5
+    body.extend([0x77; 32]);
+    body.extend([0x66; 32]);
+    body.push(0x12); // Payload 18: Ice
+    body.extend([0x55; 32]);
+    body.push(0x07); // step 7
+    body.extend([0x03, 0x00, 0x01]); // Move, ship 0, one bow
+    body.extend(zigzag(100_000));
+    body.extend(zigzag(192_458));
+    assert_eq!(hex::encode(&body), v["body"]);
+    let key = SigningKey::from_bytes(&bytes(&v["secret_key"]).try_into().unwrap());
+    let mut signed = b"armada/1/signature\0".to_vec();
+    signed.extend_from_slice(&body);
+    assert_eq!(hex::encode(key.sign(&signed).to_bytes()), v["signature"]);
+
+    // The implementation: the same settings, commitment and body.
+    let ours = armada_proto::encode_settings(&armada_proto::Settings {
+        game: armada_proto::GameKind::Icehouse {
+            setup: armada_proto::IceSetup::Basic,
+            goal: armada_proto::IceGoal::Flagship,
+            host_heavy: true,
+        },
+        move_ms: 90_000,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms: 0,
+    });
+    assert_eq!(ours, settings);
+    let ship = armada::icehouse::Placed {
+        size: armada::icehouse::Size::Large,
+        pose: armada::icehouse::Pose::new(
+            armada::icehouse::Point::new(100_000, 100_000),
+            armada::icehouse::Point::new(100_000, 146_229),
+        ),
+        flagship: true,
+    };
+    assert_eq!(
+        armada::fair::icehouse::commitment(
+            &[0x55; 32],
+            armada::rules::Seat::Host,
+            &[0x22; 32],
+            &[ship]
+        ),
+        commitment
+    );
+    let ours = armada_proto::encode_body(&armada_proto::Body {
+        version: 3,
+        table: [0x99; 32],
+        from: armada_proto::Seat::Host,
+        seq: 5,
+        prev: [0x77; 32],
+        seen: [0x66; 32],
+        payload: armada_proto::Payload::Ice {
+            game: [0x55; 32],
+            number: 7,
+            act: armada_proto::IceAct::Move {
+                ship: 0,
+                bows: vec![armada_proto::IcePoint {
+                    x: 100_000,
+                    y: 192_458,
+                }],
+            },
+        },
+    });
+    assert_eq!(ours, body);
+}

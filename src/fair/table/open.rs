@@ -58,8 +58,10 @@ pub trait OpenGame: Copy + std::fmt::Debug + PartialEq + Eq + Send + Sync + 'sta
 
     /// Whether the host's settings are this game's, within what its rules allow.
     fn check_settings(settings: &proto::Settings) -> Result<(), String>;
-    /// The first position of a game at a table with these (checked) settings.
-    fn start(settings: &proto::Settings) -> Result<Self::Position, String>;
+    /// The first position of game `id` at a table with these (checked) settings,
+    /// `first` moving first (a game that binds something to the game or a seat
+    /// keeps them).
+    fn start(settings: &proto::Settings, id: &Hash, first: Seat) -> Result<Self::Position, String>;
     fn mover(position: &Self::Position) -> Self::Side;
     /// Whether a payload is one of this game's moves: the game it names, and its
     /// number (from 0, both sides counted together).
@@ -247,7 +249,7 @@ impl<G: OpenGame> Rules for Open<G> {
         settings: &proto::Settings,
     ) -> Result<Note<G>, String> {
         G::check_settings(settings)?;
-        round.position = Some(G::start(settings)?);
+        round.position = Some(G::start(settings, &id, round.core.first)?);
         Ok(Note::Opened {
             number: round.core.number,
             id,

@@ -7,7 +7,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{ArchimedesRecord, GameRecord, Outcome, Report, arch_table};
+use super::{ArchimedesRecord, GameRecord, IcehouseRecord, OpenRecord, Outcome, Report};
+use crate::fair::archimedes as arch_table;
+use crate::fair::icehouse::{self as ice_table, IcePlayed};
+use crate::fair::table::open::{self, OpenGame};
 use crate::fair::table::{Lie, Verdict};
 use crate::fair::wire;
 use crate::rules::{Action, Effect, EndReason, Fleet, Seat};
@@ -70,6 +73,43 @@ fn arch_ending(o: &arch_table::Outcome) -> Value {
             arch_table::Reason::Forfeit => "forfeit",
         },
     )
+}
+
+fn ice_ending(o: &ice_table::Outcome) -> Value {
+    use crate::icehouse::EndReason as Rule;
+    ending(
+        o.winner,
+        match o.reason {
+            open::Reason::Rules(Rule::AllSunk) => "fleet-sunk",
+            open::Reason::Rules(Rule::FlagshipSunk) => "flagship-sunk",
+            open::Reason::Rules(Rule::Rammed) => "flagship-rammed",
+            open::Reason::Rules(Rule::Quiet) => "forty-quiet-turns",
+            open::Reason::Rules(Rule::BrokeThrough) => "broke-through",
+            open::Reason::Rules(Rule::Held) => "line-held",
+            open::Reason::Resigned | open::Reason::BothResigned => "resigned",
+            open::Reason::Forfeit => "forfeit",
+        },
+    )
+}
+
+/// An Icehouse step in words: what the mover did and, for a shot, what it hit.
+fn ice_step(played: &IcePlayed) -> String {
+    match played {
+        IcePlayed::Chose { south } => match south {
+            ice_table::Order::Second => "chooses to move first (south)".to_owned(),
+            ice_table::Order::First => "lets the other side move first (south)".to_owned(),
+        },
+        IcePlayed::Committed { .. } => "commits to its placement".to_owned(),
+        IcePlayed::Revealed { fleet, .. } => format!("reveals its placement ({fleet})"),
+        IcePlayed::Acted { played, .. } => {
+            let mv = ice_table::IceMove::Act(played.action).to_string();
+            match played.hit {
+                Some(hit) if hit.sunk => format!("{mv}: {} sunk", hit.target),
+                Some(hit) => format!("{mv}: {} hit", hit.target),
+                None => mv,
+            }
+        }
+    }
 }
 
 fn lie_json(lie: &Lie) -> Value {
@@ -176,26 +216,29 @@ fn sea_game(g: &GameRecord) -> Value {
     .json(extra)
 }
 
-fn arch_game(g: &ArchimedesRecord, kind: String) -> Value {
+/// An open game's record: each move as `step` writes it, the ending as `end` names it.
+fn open_game<G: OpenGame>(
+    g: &OpenRecord<G>,
+    kind: String,
+    step: impl Fn(&G::Played) -> Map<String, Value>,
+    end: impl Fn(&open::Outcome<G::End>) -> Value,
+) -> Value {
     let moves = g
         .moves
         .iter()
         .enumerate()
         .map(|(number, m)| {
-            json!({
-                "number": number,
-                "by": m.seat.to_string(),
-                "move": m.played.mv.to_string(),
-                "waves": m.played.waves.iter().map(|wave| {
-                    wave.iter().map(|s| s.cell.to_string()).collect::<Vec<_>>()
-                }).collect::<Vec<_>>(),
-            })
+            let mut line = Map::new();
+            line.insert("number".into(), json!(number));
+            line.insert("by".into(), json!(m.seat.to_string()));
+            line.extend(step(&m.played));
+            Value::Object(line)
         })
         .collect();
     let verdict = match &g.verdict {
         None => unsettled(),
-        Some(arch_table::Verdict::Decided(o)) => honest(o.winner, &arch_ending(o)),
-        Some(arch_table::Verdict::Lie(lie)) => lie_json(lie),
+        Some(open::Verdict::Decided(o)) => honest(o.winner, &end(o)),
+        Some(open::Verdict::Lie(lie)) => lie_json(lie),
     };
     Shared {
         number: g.number,
@@ -204,16 +247,41 @@ fn arch_game(g: &ArchimedesRecord, kind: String) -> Value {
         first: g.first,
         moves,
         void: &g.void,
-        ending: g.outcome.as_ref().map_or(Value::Null, arch_ending),
+        ending: g.outcome.as_ref().map_or(Value::Null, end),
         verdict,
     }
     .json(Map::new())
+}
+
+fn arch_game(g: &ArchimedesRecord, kind: String) -> Value {
+    let step = |played: &crate::archimedes::Played| {
+        let mut line = Map::new();
+        line.insert("move".into(), json!(played.mv.to_string()));
+        let waves: Vec<Vec<String>> = played
+            .waves
+            .iter()
+            .map(|wave| wave.iter().map(|s| s.cell.to_string()).collect())
+            .collect();
+        line.insert("waves".into(), json!(waves));
+        line
+    };
+    open_game(g, kind, step, arch_ending)
+}
+
+fn ice_game(g: &IcehouseRecord, kind: String) -> Value {
+    let step = |played: &IcePlayed| {
+        let mut line = Map::new();
+        line.insert("move".into(), json!(ice_step(played)));
+        line
+    };
+    open_game(g, kind, step, ice_ending)
 }
 
 /// The name of a table's game, as `settings.kind` and every game's `kind` say it.
 fn kind(game: armada_proto::GameKind) -> String {
     match game {
         armada_proto::GameKind::Archimedes { side } => format!("archimedes {side}×{side}"),
+        armada_proto::GameKind::Icehouse { .. } => "icehouse".to_owned(),
         game => wire::variant(game)
             .map(|v| v.to_string())
             .unwrap_or_default(),
@@ -243,6 +311,7 @@ impl Report {
             .iter()
             .map(sea_game)
             .chain(self.archimedes.iter().map(|g| arch_game(g, kind.clone())))
+            .chain(self.icehouse.iter().map(|g| ice_game(g, kind.clone())))
             .collect();
         let settings = self.settings.map_or(Value::Null, |s| {
             json!({
@@ -336,6 +405,27 @@ impl Report {
             let _ = match &g.verdict {
                 Some(arch_table::Verdict::Decided(o)) => writeln!(out, "  result: {o}"),
                 Some(arch_table::Verdict::Lie(lie)) => {
+                    writeln!(out, "  result: {lie}; the {} loses", lie.liar)
+                }
+                None => writeln!(out, "  result: none yet"),
+            };
+        }
+        for g in &self.icehouse {
+            let _ = writeln!(
+                out,
+                "Game {} (Icehouse Armada), the {} first in the table's order",
+                g.number + 1,
+                g.first
+            );
+            for (n, m) in g.moves.iter().enumerate() {
+                let _ = writeln!(out, "{:>4}. {:<5} {}", n + 1, m.seat, ice_step(&m.played));
+            }
+            if let Some(line) = void_text(&g.void) {
+                let _ = writeln!(out, "{line}");
+            }
+            let _ = match &g.verdict {
+                Some(open::Verdict::Decided(o)) => writeln!(out, "  result: {o}"),
+                Some(open::Verdict::Lie(lie)) => {
                     writeln!(out, "  result: {lie}; the {} loses", lie.liar)
                 }
                 None => writeln!(out, "  result: none yet"),

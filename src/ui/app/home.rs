@@ -310,6 +310,9 @@ impl Armada {
                                     armada_proto::GameKind::Classic { side } => {
                                         format!("{side}×{side}")
                                     }
+                                    armada_proto::GameKind::Icehouse { .. } => {
+                                        "Icehouse Armada".to_owned()
+                                    }
                                 },
                                 invite: offer.invite.map(|i| i.to_link()),
                             })

@@ -1,0 +1,335 @@
+//! Icehouse Armada between two sessions in memory: who moves first chosen, both
+//! placements committed before either is revealed, every step signed and checked,
+//! lies named, and `armada verify` reaching the sessions' verdicts.
+
+use std::collections::VecDeque;
+
+use armada::fair::hash::Hash;
+use armada::fair::icehouse::{IceMove, Icehouse, commitment};
+use armada::fair::sign::Identity;
+use armada::fair::table::open::Verdict;
+use armada::fair::verify;
+use armada::fair::wire;
+use armada::icehouse::{self as ice, Fleet, Level, Placed};
+use armada::rules::Seat;
+use armada::session::open::{Command, Owed, Session};
+use armada_proto::{self as proto, Body, IceAct, PROTOCOL_VERSION, Payload};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+fn settings(setup: proto::IceSetup, goal: proto::IceGoal, host_heavy: bool) -> proto::Settings {
+    proto::Settings {
+        game: proto::GameKind::Icehouse {
+            setup,
+            goal,
+            host_heavy,
+        },
+        move_ms: 90_000,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms: 0,
+    }
+}
+
+/// A side's placement secret: the salt and the ships, kept until its reveal.
+type Secret = Option<(Hash, Vec<Placed>)>;
+
+/// Two sides of an Icehouse table, every frame delivered at once.
+struct Pair {
+    sides: [Session<Icehouse>; 2],
+    ids: [Identity; 2],
+    secrets: [Secret; 2],
+    rng: ChaCha8Rng,
+}
+
+impl Pair {
+    fn new(settings: proto::Settings, seed: u64) -> Self {
+        let secret = [7; 32];
+        let ids = [Identity::generate(), Identity::generate()];
+        let host = Session::host(ids[0].clone(), secret, settings);
+        let guest = Session::guest(ids[1].clone(), secret);
+        let mut pair = Self {
+            sides: [host, guest],
+            ids,
+            secrets: [None, None],
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        };
+        pair.deliver();
+        pair
+    }
+
+    fn deliver(&mut self) {
+        let mut flight: VecDeque<(usize, Vec<u8>)> = VecDeque::new();
+        loop {
+            for (i, side) in self.sides.iter_mut().enumerate() {
+                while let Some(frame) = side.poll_transmit() {
+                    flight.push_back((1 - i, frame));
+                }
+            }
+            let Some((to, frame)) = flight.pop_front() else {
+                return;
+            };
+            self.sides[to]
+                .handle_message(0, &frame)
+                .expect("an honest frame is taken");
+        }
+    }
+
+    /// What `seat`'s player does next: choose, place and commit, reveal, or act as
+    /// a computer captain of `level`.
+    fn next_move(&mut self, seat: Seat, level: Level) -> IceMove {
+        let position = self.sides[seat.index()]
+            .table()
+            .position()
+            .expect("a game")
+            .clone();
+        if position.choosing(seat) {
+            return IceMove::Choose {
+                chooser_first: self.rng.random_bool(0.5),
+            };
+        }
+        if position.revealing(seat) {
+            let (salt, ships) = self.secrets[seat.index()].clone().expect("placed");
+            return IceMove::reveal(salt, &ships).expect("at most 12 ships");
+        }
+        if let Some(game) = position.game() {
+            return IceMove::Act(ice::choose(game, level, &mut self.rng));
+        }
+        let (side, fleet, goal) = position.placing(seat).expect("placing");
+        let fleet = fleet.unwrap_or(Fleet::new(2, 3, 0));
+        let ships = ice::random_placement(side, fleet, goal, &mut self.rng);
+        let salt: Hash = self.rng.random();
+        let hash = position.commit_for(seat, &salt, &ships);
+        self.secrets[seat.index()] = Some((salt, ships));
+        IceMove::Commit(hash)
+    }
+
+    /// Plays the game to its end with the two levels (host's, guest's).
+    fn play_out(&mut self, levels: [Level; 2]) {
+        for _ in 0..20_000 {
+            let Some(mover) = self.sides[0].table().mover() else {
+                return;
+            };
+            let mv = self.next_move(mover, levels[mover.index()]);
+            self.sides[mover.index()]
+                .handle_command(0, Command::Move(mv))
+                .unwrap_or_else(|e| panic!("{mv}: {e:?}"));
+            self.deliver();
+        }
+        panic!("the game did not end");
+    }
+
+    /// A frame `seat` signs by hand (a lying client), delivered to the other side.
+    fn lie(&mut self, seat: Seat, act: IceAct, number: u32) -> u32 {
+        let table = self.sides[seat.index()].table();
+        let (seq, prev) = table.chain_head(seat);
+        let frame = self.ids[seat.index()].seal(&Body {
+            version: PROTOCOL_VERSION,
+            table: table.id(),
+            from: wire::seat(seat),
+            seq,
+            prev,
+            seen: table.last_hash(seat.other()),
+            payload: Payload::Ice {
+                game: table.game_id().expect("a game"),
+                number,
+                act,
+            },
+        });
+        self.sides[seat.other().index()]
+            .handle_message(0, &frame)
+            .expect("a signed lie is taken in");
+        seq
+    }
+
+    fn verified(&self, seat: Seat) -> verify::Report {
+        verify::verify(&self.sides[seat.index()].table().transcript_file())
+    }
+}
+
+#[test]
+fn a_whole_icehouse_game_between_two_sessions_settles_and_verifies_from_either_side() {
+    let goals = [
+        proto::IceGoal::SinkAll,
+        proto::IceGoal::Flagship,
+        proto::IceGoal::Breakthrough { host_attacks: true },
+    ];
+    for (seed, goal) in goals.into_iter().enumerate() {
+        let mut pair = Pair::new(
+            settings(proto::IceSetup::Basic, goal, seed % 2 == 0),
+            seed as u64,
+        );
+        pair.play_out([Level::Hard, Level::Medium]);
+        let settled = pair.sides[0].table().settled().cloned().expect("settled");
+        assert!(matches!(settled, Verdict::Decided(_)), "{settled:?}");
+        assert_eq!(pair.sides[1].table().settled(), Some(&settled));
+        for side in &pair.sides {
+            assert_eq!(side.owed(), Owed::PlayAgain);
+        }
+        for seat in Seat::BOTH {
+            let report = pair.verified(seat);
+            assert_eq!(report.outcome, verify::Outcome::Honest, "{goal:?}");
+            assert_eq!(report.icehouse.len(), 1);
+            assert_eq!(report.icehouse[0].verdict.as_ref(), Some(&settled));
+            // The choice, two commitments and two reveals come before the first action.
+            let moves = &report.icehouse[0].moves;
+            assert!(moves.len() > 5);
+            let text = report.to_text();
+            assert!(text.contains("commits to its placement"), "{text}");
+            assert!(text.contains("reveals its placement (4L 0M 0S)"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn the_advanced_and_points_setups_reveal_the_fleets_they_allow_and_play_again() {
+    let advanced = proto::IceSetup::Advanced {
+        heavy: proto::IceFleet {
+            large: 2,
+            medium: 0,
+            small: 0,
+        },
+        light: proto::IceFleet {
+            large: 0,
+            medium: 2,
+            small: 2,
+        },
+    };
+    for setup in [advanced, proto::IceSetup::Points] {
+        let mut pair = Pair::new(settings(setup, proto::IceGoal::SinkAll, false), 11);
+        pair.play_out([Level::Medium, Level::Hard]);
+        for side in &mut pair.sides {
+            side.handle_command(0, Command::PlayAgain).expect("again");
+        }
+        pair.deliver();
+        pair.play_out([Level::Hard, Level::Medium]);
+        let verdicts = pair.sides[0].table().verdicts();
+        assert_eq!(verdicts.len(), 2);
+        assert_eq!(pair.sides[1].table().verdicts(), verdicts);
+        let report = pair.verified(Seat::Guest);
+        assert_eq!(report.outcome, verify::Outcome::Honest);
+        assert_eq!(report.icehouse.len(), 2);
+    }
+}
+
+#[test]
+fn a_reveal_that_does_not_open_its_commitment_is_a_named_lie() {
+    let mut pair = Pair::new(
+        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
+        5,
+    );
+    // Choose and commit honestly, up to the first reveal.
+    while !pair.sides[0]
+        .table()
+        .position()
+        .is_some_and(|p| Seat::BOTH.iter().any(|&s| p.revealing(s)))
+    {
+        let mover = pair.sides[0].table().mover().unwrap();
+        let mv = pair.next_move(mover, Level::Easy);
+        pair.sides[mover.index()]
+            .handle_command(0, Command::Move(mv))
+            .unwrap();
+        pair.deliver();
+    }
+    let position = pair.sides[0].table().position().unwrap().clone();
+    let liar = Seat::BOTH
+        .into_iter()
+        .find(|&s| position.revealing(s))
+        .unwrap();
+    let (salt, mut ships) = pair.secrets[liar.index()].clone().unwrap();
+    // The session refuses to send it.
+    ships.swap(0, 1);
+    let swapped = IceMove::reveal(salt, &ships).unwrap();
+    let refused = pair.sides[liar.index()].handle_command(0, Command::Move(swapped));
+    assert!(refused.is_err(), "{refused:?}");
+    // Signed by a lying client, it is a lie named by the other side and by verify.
+    let wire: Vec<proto::IcePlaced> = match armada::fair::icehouse::act(&swapped) {
+        IceAct::Reveal { ships, .. } => ships,
+        _ => unreachable!(),
+    };
+    let seq = pair.lie(liar, IceAct::Reveal { salt, ships: wire }, 3);
+    let named = pair.sides[liar.other().index()].table().settled().cloned();
+    let Some(Verdict::Lie(told)) = &named else {
+        panic!("no lie named: {named:?}");
+    };
+    assert_eq!((told.liar, told.seq), (liar, seq));
+    assert!(
+        told.reason
+            .contains("the placement revealed does not match its commitment"),
+        "{}",
+        told.reason
+    );
+    let report = pair.verified(liar.other());
+    assert!(matches!(report.outcome, verify::Outcome::Lie(ref l) if l.liar == liar));
+}
+
+#[test]
+fn an_illegal_step_signed_by_a_lying_client_is_named_and_changes_nothing() {
+    let mut pair = Pair::new(
+        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
+        8,
+    );
+    // Five honest steps: the choice, two commitments, two reveals.
+    for _ in 0..5 {
+        let mover = pair.sides[0].table().mover().unwrap();
+        let mv = pair.next_move(mover, Level::Easy);
+        pair.sides[mover.index()]
+            .handle_command(0, Command::Move(mv))
+            .unwrap();
+        pair.deliver();
+    }
+    let mover = pair.sides[0].table().mover().unwrap();
+    let game = pair.sides[0]
+        .table()
+        .position()
+        .unwrap()
+        .game()
+        .unwrap()
+        .clone();
+    let ship = game.ships(game.to_move())[0];
+    // A step that turns straight back.
+    let back = ice::Point::new(ship.pose.stern.x, ship.pose.stern.y);
+    let act = IceAct::Move {
+        ship: 0,
+        bows: vec![proto::IcePoint {
+            x: back.x as i32,
+            y: back.y as i32,
+        }],
+    };
+    let seq = pair.lie(mover, act, 5);
+    let named = pair.sides[mover.other().index()].table().settled().cloned();
+    let Some(Verdict::Lie(told)) = named else {
+        panic!("no lie named");
+    };
+    assert_eq!((told.liar, told.seq), (mover, seq));
+    assert!(
+        told.reason.starts_with("an illegal move"),
+        "{}",
+        told.reason
+    );
+    let after = pair.sides[mover.other().index()]
+        .table()
+        .position()
+        .unwrap();
+    assert_eq!(
+        after.game().unwrap().ships(game.to_move())[0].pose,
+        ship.pose
+    );
+}
+
+#[test]
+fn a_commitment_binds_the_game_the_seat_the_salt_and_every_ship() {
+    let ships = ice::random_placement(
+        ice::Side::South,
+        Fleet::HEAVY,
+        ice::Goal::SinkAll,
+        &mut ChaCha8Rng::seed_from_u64(1),
+    );
+    let base = commitment(&[1; 32], Seat::Host, &[2; 32], &ships);
+    assert_ne!(base, commitment(&[9; 32], Seat::Host, &[2; 32], &ships));
+    assert_ne!(base, commitment(&[1; 32], Seat::Guest, &[2; 32], &ships));
+    assert_ne!(base, commitment(&[1; 32], Seat::Host, &[3; 32], &ships));
+    let mut moved = ships.clone();
+    moved[3].pose.bow.x += 1;
+    assert_ne!(base, commitment(&[1; 32], Seat::Host, &[2; 32], &moved));
+}
