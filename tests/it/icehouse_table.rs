@@ -333,3 +333,76 @@ fn a_commitment_binds_the_game_the_seat_the_salt_and_every_ship() {
     moved[3].pose.bow.x += 1;
     assert_ne!(base, commitment(&[1; 32], Seat::Host, &[2; 32], &moved));
 }
+
+/// Regression: a resignation that crossed two actions of the other side's turn (a
+/// side may act three times in a row) voids both at either side, whichever arrived
+/// first — the open table once voided only one, and the second was called a lie.
+#[test]
+fn a_resignation_crossing_several_actions_voids_them_all_on_both_sides() {
+    let mut pair = Pair::new(
+        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
+        21,
+    );
+    for _ in 0..5 {
+        let mover = pair.sides[0].table().mover().unwrap();
+        let mv = pair.next_move(mover, Level::Easy);
+        pair.sides[mover.index()]
+            .handle_command(0, Command::Move(mv))
+            .unwrap();
+        pair.deliver();
+    }
+    let mover = pair.sides[0].table().mover().unwrap();
+    // Two actions of the mover, neither delivered: moves of two different ships.
+    let mut sent = 0;
+    for _ in 0..200 {
+        if sent == 2 {
+            break;
+        }
+        let game = pair.sides[mover.index()]
+            .table()
+            .position()
+            .unwrap()
+            .game()
+            .unwrap()
+            .clone();
+        let action = ice::choose(&game, Level::Hard, &mut pair.rng);
+        if action == ice::Action::EndTurn {
+            continue;
+        }
+        pair.sides[mover.index()]
+            .handle_command(0, Command::Move(IceMove::Act(action)))
+            .unwrap();
+        sent += 1;
+    }
+    assert_eq!(sent, 2, "two actions were found");
+    // The other side resigns, having seen neither.
+    pair.sides[mover.other().index()]
+        .handle_command(0, Command::Resign)
+        .unwrap();
+    pair.deliver();
+    let verdicts = pair.sides[0].table().verdicts();
+    assert_eq!(pair.sides[1].table().verdicts(), verdicts);
+    assert_eq!(
+        verdicts,
+        vec![Verdict::Decided(armada::fair::table::open::Outcome {
+            winner: Some(mover),
+            reason: armada::fair::table::open::Reason::Resigned,
+        })]
+    );
+    let [host, guest] = Seat::BOTH.map(|seat| pair.verified(seat));
+    for report in [&host, &guest] {
+        assert_eq!(
+            report.outcome,
+            verify::Outcome::Honest,
+            "{}",
+            report.to_text()
+        );
+        let game = &report.icehouse[0];
+        assert_eq!(game.moves.len(), 5, "the placement steps stand");
+        assert_eq!(game.void.len(), 2, "both actions are void");
+    }
+    assert_eq!(
+        host.icehouse, guest.icehouse,
+        "one record from either side's frames"
+    );
+}

@@ -200,8 +200,14 @@ pub struct Round<G: OpenGame> {
     core: Core<Verdict<G::End>>,
     /// The board, once both nonces are in.
     position: Option<G::Position>,
-    /// The board before the last move (to void it if a resignation crossed it).
-    before: Option<G::Position>,
+    /// The board before each move of the last run of one side's moves (a game may
+    /// let a side move several times in a row), to void those a resignation had not
+    /// seen.
+    before: Vec<G::Position>,
+    /// After the end: the board as the moves that crossed it (void) left it, so each
+    /// is still checked as the move it says; and how many there were.
+    shadow: Option<G::Position>,
+    voided: u32,
     steps: Vec<Step<G::Played>>,
     outcome: Option<Outcome<G::End>>,
 }
@@ -238,7 +244,9 @@ impl<G: OpenGame> Rules for Open<G> {
         Ok(Round {
             core: Core::new(number),
             position: None,
-            before: None,
+            before: Vec::new(),
+            shadow: None,
+            voided: 0,
             steps: Vec::new(),
             outcome: None,
         })
@@ -439,8 +447,19 @@ impl<G: OpenGame> Observer<Open<G>> {
         let round = self.round_for(game)?;
         let side = round.side(from);
         let position = round.position.as_ref().ok_or("a move before the game")?;
-        let mv = G::decode(frame.payload, position)?;
-        if G::mover(position) != side {
+        let ended = round.outcome.is_some() || round.core.lie.is_some();
+        // A move that crossed the end (its sender had not seen it) is void, but still
+        // the move it says: checked on the board the void moves before it left.
+        let board = if ended {
+            round.shadow.as_ref().unwrap_or(position)
+        } else {
+            position
+        };
+        let mv = G::decode(frame.payload, board)?;
+        if ended && knew_end(&round.core.ends, from, seen) {
+            return Err(format!("a move ({mv}) after the game ended"));
+        }
+        if G::mover(board) != side {
             return Err(format!("a move ({mv}) out of turn"));
         }
         if let Some(last) = round.steps.last()
@@ -451,23 +470,24 @@ impl<G: OpenGame> Observer<Open<G>> {
                 "a move ({mv}) made without seeing the other side's move"
             ));
         }
-        if number as usize != round.steps.len() {
-            return Err(format!(
-                "move number {number}, but {} moves were made",
-                round.steps.len()
-            ));
+        let made = round.steps.len() as u32 + round.voided;
+        if number != made {
+            return Err(format!("move number {number}, but {made} moves were made"));
         }
-        let mut after = position.clone();
+        let mut after = board.clone();
         let played = G::play(&mut after, mv).map_err(|e| format!("an illegal move {mv}: {e}"))?;
-        if round.outcome.is_some() || round.core.lie.is_some() {
-            // Legal, but it crossed the end (a resignation it had not seen): void.
-            if knew_end(&round.core.ends, from, seen) {
-                return Err(format!("a move ({mv}) after the game ended"));
-            }
+        if ended {
+            round.shadow = Some(after);
+            round.voided += 1;
             notes.push(Note::Void);
             return Ok(());
         }
-        round.before = round.position.replace(after);
+        if round.steps.last().is_some_and(|last| last.seat != from) {
+            round.before.clear();
+        }
+        if let Some(previous) = round.position.replace(after) {
+            round.before.push(previous);
+        }
         let step = Step {
             seat: from,
             seq,
@@ -503,12 +523,13 @@ impl<G: OpenGame> Observer<Open<G>> {
         if round.outcome.is_some() && knew_end(&round.core.ends, from, seen) {
             return Err("a resignation after the game ended".into());
         }
-        // The other side's last move, if this resignation had not seen it, is void:
-        // where the resignation arrived first, that move came after the end.
-        if let Some(last) = round.steps.last()
+        // The other side's moves this resignation had not seen are void: where the
+        // resignation arrived first, they came after the end. Only the last run of
+        // that side's moves can be unseen, since each of its moves saw this side's.
+        while let Some(last) = round.steps.last()
             && last.seat != from
             && !covers(seen, last.seq)
-            && let Some(before) = round.before.take()
+            && let Some(before) = round.before.pop()
             && let Some(step) = round.steps.pop()
         {
             round.position = Some(before);
