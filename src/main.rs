@@ -112,17 +112,29 @@ enum Command {
         /// Classic sea battle on a board of this side (8, 10 or 12): plain shots only.
         #[arg(long, value_name = "SIDE")]
         classic: Option<u8>,
-        /// The game: the sea battle (`sea`) or `archimedes` (with `--size`).
-        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        /// The game: the sea battle (`sea`), `archimedes` (with `--size`) or
+        /// `icehouse` (with `--setup`, `--goal`, `--squadron`).
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes", "icehouse"])]
         game: String,
         /// Archimedes' board: 6, 8 or 10 (default 8).
         #[arg(long, value_name = "SIDE")]
         size: Option<u8>,
-        /// Archimedes: seconds a move may take (10–600, default 60) before the other
-        /// player may claim the game, after the grace.
+        /// Archimedes and Icehouse Armada: seconds a move (an Icehouse step) may take
+        /// (10–600; default 60, Icehouse 90) before the other player may claim the
+        /// game, after the grace.
         #[arg(long, value_name = "SECONDS",
               value_parser = clap::value_parser!(u32).range(10..=600))]
         move_time: Option<u32>,
+        /// Icehouse Armada: how the fleets are chosen (basic: four large against four
+        /// medium and four small; points: each builds a secret fleet worth 12).
+        #[arg(long, value_parser = ["basic", "points"])]
+        setup: Option<String>,
+        /// Icehouse Armada: the goal (in a breakthrough the host's side attacks).
+        #[arg(long, value_parser = ["sink", "flagship", "breakthrough"])]
+        goal: Option<String>,
+        /// Icehouse Armada: the host's squadron in the basic setup.
+        #[arg(long, value_parser = ["heavy", "light"])]
+        squadron: Option<String>,
         /// Anyone on the LAN may join without a code (`armada lan` shows the invite).
         #[arg(long)]
         lan: bool,
@@ -204,9 +216,11 @@ enum Command {
     /// With `--match A:B`, A plays B with seats alternating; the last line reads
     /// `match=A:B games=… wins=… losses=… draws=… win_rate=…`.
     BenchAi {
-        /// The game: the sea battle (`sea`) or `archimedes` (with `--size`; its
-        /// levels are easy, medium, hard and insane, `--level` playing a random mover).
-        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes"])]
+        /// The game: the sea battle (`sea`), `archimedes` (with `--size`; its
+        /// levels are easy, medium, hard and insane, `--level` playing a random mover)
+        /// or `icehouse` (`--match` of easy, medium, hard; it also prints how fast a
+        /// line of fire is found under a pointer).
+        #[arg(long, default_value = "sea", value_parser = ["sea", "archimedes", "icehouse"])]
         game: String,
         /// The Archimedes board: 6, 8 or 10.
         #[arg(long, default_value_t = 8)]
@@ -313,35 +327,7 @@ fn run(cli: &Cli) -> Result<u8> {
             wait,
             data_dir,
         } => cli::net::lan(listen, *wait, data_dir.as_deref()),
-        Command::Host {
-            net,
-            no_timer,
-            classic,
-            game,
-            size,
-            move_time,
-            lan,
-            grace,
-        } => {
-            let settings = if game == "archimedes" {
-                anyhow::ensure!(
-                    classic.is_none() && !*no_timer,
-                    "--classic and --no-timer are for the sea battle (Archimedes' moves are \
-                     always timed: --move-time)"
-                );
-                let size = size.unwrap_or(8);
-                let move_ms = move_time.unwrap_or(60) * 1000;
-                armada::driver::arch::Position::start(size).map_err(|e| anyhow::anyhow!(e))?;
-                armada::driver::arch_table::settings(size, move_ms, grace * 1000)
-            } else {
-                anyhow::ensure!(
-                    size.is_none() && move_time.is_none(),
-                    "--size and --move-time are for --game archimedes (a classic board: --classic)"
-                );
-                table_settings(*classic, *grace)?
-            };
-            cli::net::host(net, settings, !*no_timer, *lan)
-        }
+        command @ Command::Host { .. } => host(command),
         #[cfg(feature = "bench")]
         Command::BenchNet => cli::bench::bench_net(),
         Command::Relay {
@@ -381,6 +367,98 @@ fn run(cli: &Cli) -> Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// `armada host`: a new table of the game and settings the arguments ask for.
+fn host(command: &Command) -> Result<u8> {
+    let Command::Host {
+        net,
+        no_timer,
+        classic,
+        game,
+        size,
+        move_time,
+        lan,
+        grace,
+        setup,
+        goal,
+        squadron,
+    } = command
+    else {
+        anyhow::bail!("not the host command");
+    };
+    let icehouse_only = setup.is_some() || goal.is_some() || squadron.is_some();
+    anyhow::ensure!(
+        game == "icehouse" || !icehouse_only,
+        "--setup, --goal and --squadron are for --game icehouse"
+    );
+    let settings = if game == "icehouse" {
+        anyhow::ensure!(
+            classic.is_none() && !*no_timer && size.is_none(),
+            "--classic, --no-timer and --size are not Icehouse Armada's"
+        );
+        icehouse_settings(
+            setup.as_deref(),
+            goal.as_deref(),
+            squadron.as_deref(),
+            move_time.unwrap_or(90),
+            *grace,
+        )?
+    } else if game == "archimedes" {
+        anyhow::ensure!(
+            classic.is_none() && !*no_timer,
+            "--classic and --no-timer are for the sea battle (Archimedes' moves are \
+             always timed: --move-time)"
+        );
+        let size = size.unwrap_or(8);
+        let move_ms = move_time.unwrap_or(60) * 1000;
+        armada::driver::arch::Position::start(size).map_err(|e| anyhow::anyhow!(e))?;
+        armada::driver::arch_table::settings(size, move_ms, grace * 1000)
+    } else {
+        anyhow::ensure!(
+            size.is_none() && move_time.is_none(),
+            "--size and --move-time are for --game archimedes (a classic board: --classic)"
+        );
+        table_settings(*classic, *grace)?
+    };
+    cli::net::host(net, settings, !*no_timer, *lan)
+}
+
+/// An Icehouse Armada table's settings from `armada host`'s words.
+fn icehouse_settings(
+    setup: Option<&str>,
+    goal: Option<&str>,
+    squadron: Option<&str>,
+    move_secs: u32,
+    grace: u32,
+) -> Result<armada_proto::Settings> {
+    use armada_proto::{GameKind, IceGoal, IceSetup};
+    let setup = match setup.unwrap_or("basic") {
+        "points" => IceSetup::Points,
+        _ => IceSetup::Basic,
+    };
+    anyhow::ensure!(
+        setup == IceSetup::Basic || squadron.is_none(),
+        "in the points setup each side builds its own fleet: no --squadron"
+    );
+    let goal = match goal.unwrap_or("sink") {
+        "flagship" => IceGoal::Flagship,
+        "breakthrough" => IceGoal::Breakthrough { host_attacks: true },
+        _ => IceGoal::SinkAll,
+    };
+    let settings = armada_proto::Settings {
+        game: GameKind::Icehouse {
+            setup,
+            goal,
+            host_heavy: setup == IceSetup::Basic && squadron != Some("light"),
+        },
+        move_ms: move_secs * 1000,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms: grace * 1000,
+    };
+    armada::driver::ice_table::check_settings(&settings).map_err(anyhow::Error::msg)?;
+    Ok(settings)
 }
 
 /// A new table's settings: Armada or classic of a side, the absent player's grace in
@@ -452,10 +530,26 @@ fn demo(command: &Command) -> Result<u8> {
     }
 }
 
-/// `armada bench-ai`: the sea battle's levels or Archimedes'.
+/// `armada bench-ai`: the sea battle's levels, Archimedes' or Icehouse Armada's.
 #[cfg(feature = "bench")]
 fn bench_ai(command: &Command) -> Result<u8> {
     match command {
+        Command::BenchAi {
+            game,
+            level,
+            versus,
+            games,
+            classic,
+            seed,
+            placement,
+            ..
+        } if game == "icehouse" => {
+            anyhow::ensure!(
+                !*classic && placement.is_none() && level.is_none(),
+                "Icehouse Armada measures a --match of two captains"
+            );
+            cli::bench_icehouse::bench_ai(versus.as_deref(), *games, *seed)
+        }
         Command::BenchAi {
             game,
             size,

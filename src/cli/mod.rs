@@ -4,6 +4,8 @@
 pub mod bench;
 #[cfg(feature = "bench")]
 pub mod bench_archimedes;
+#[cfg(feature = "bench")]
+pub mod bench_icehouse;
 pub mod demo;
 pub mod net;
 pub mod report;

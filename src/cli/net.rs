@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use armada::driver::arch_table::Session as ArchSession;
+use armada::driver::ice_table::Session as IceSession;
 use armada::driver::{Session, TableGame};
 
 use super::emit;
@@ -118,6 +119,18 @@ impl Shell for armada::driver::arch_table::Session {
     }
 }
 
+impl Shell for IceSession {
+    fn bot(level: &str, games: u32) -> Result<Self::Bot> {
+        let level = level
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!("this table plays Icehouse Armada: {e}"))?;
+        Ok(armada::driver::IcehouseBot::new(level, games))
+    }
+    fn report(session: &Self, event: &Self::Event, person: bool) {
+        super::report::report_icehouse(session, event, person);
+    }
+}
+
 /// Where a network command's lines go.
 pub type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
 
@@ -196,6 +209,8 @@ pub fn host(net: &NetArgs, settings: armada_proto::Settings, timer: bool, lan: b
     }
     if matches!(settings.game, armada_proto::GameKind::Archimedes { .. }) {
         host_as::<ArchSession>(net, settings, timer, lan)
+    } else if matches!(settings.game, armada_proto::GameKind::Icehouse { .. }) {
+        host_as::<IceSession>(net, settings, timer, lan)
     } else {
         host_as::<Session>(net, settings, timer, lan)
     }
@@ -224,9 +239,11 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
     // A level neither game has is refused before anything is sent.
     if let Some(level) = &net.bot {
         anyhow::ensure!(
-            Session::bot(level, 1).is_ok() || ArchSession::bot(level, 1).is_ok(),
+            Session::bot(level, 1).is_ok()
+                || ArchSession::bot(level, 1).is_ok()
+                || IceSession::bot(level, 1).is_ok(),
             "{level:?} is not a computer level (the sea battle: random, easy, medium, hard; \
-             Archimedes: easy, medium, hard, insane)"
+             Archimedes: easy, medium, hard, insane; Icehouse Armada: easy, medium, hard)"
         );
     }
     let store = armada::driver::Store::open(net.data_dir.as_deref())?;
@@ -237,6 +254,8 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
             let reached = armada::driver::reach(&store, &config, &invite, direct_only, say).await?;
             if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
                 join_as::<ArchSession>(&net, reached, say).await
+            } else if matches!(reached.game, armada_proto::GameKind::Icehouse { .. }) {
+                join_as::<IceSession>(&net, reached, say).await
             } else {
                 join_as::<Session>(&net, reached, say).await
             }
@@ -277,5 +296,6 @@ pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
     match found {
         (id, TableGame::Sea) => resume_as::<Session>(net, id),
         (id, TableGame::Archimedes) => resume_as::<ArchSession>(net, id),
+        (id, TableGame::Icehouse) => resume_as::<IceSession>(net, id),
     }
 }

@@ -234,6 +234,100 @@ pub fn report_archimedes(
     }
 }
 
+/// What an Icehouse Armada table's event says at the terminal; a person also sees
+/// the table after each turn and what the table waits for from them.
+pub fn report_icehouse(
+    session: &armada::driver::ice_table::Session,
+    event: &armada::driver::ice_table::Event,
+    person: bool,
+) {
+    use armada::driver::ice_table::{IcePlayed, Note, OpenEvent as Event, Owed};
+    let me = session.seat();
+    let who = |seat: Seat| if seat == me { "you" } else { "they" };
+    let line = match event {
+        Event::Table(Note::Opened { number, first, .. }) => Some(format!(
+            "game {} started: {} choose who moves first",
+            number + 1,
+            who(first.other())
+        )),
+        Event::Table(Note::Moved(step)) => Some(match &step.played {
+            IcePlayed::Chose { .. } => {
+                let south = session
+                    .table()
+                    .position()
+                    .and_then(armada::driver::ice_table::Position::south);
+                format!("{} move first (south)", south.map_or("someone", |s| who(s)))
+            }
+            IcePlayed::Committed { .. } => format!("{}: placement committed", who(step.seat)),
+            IcePlayed::Revealed { fleet, .. } => {
+                format!("{}: placement revealed ({fleet})", who(step.seat))
+            }
+            IcePlayed::Acted { played, .. } => {
+                let mv = armada::driver::ice_table::IceMove::Act(played.action).to_string();
+                let hit = match played.hit {
+                    Some(hit) if hit.sunk => format!(": {} sunk", hit.target),
+                    Some(hit) => format!(": {} hit", hit.target),
+                    None => String::new(),
+                };
+                format!("{}: {mv}{hit}", who(step.seat))
+            }
+        }),
+        Event::Table(Note::Undone(_)) => {
+            Some("a step is void: the resignation had not seen it".into())
+        }
+        Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
+        Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
+        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
+            "{} claimed a forfeit: a step is overdue",
+            who(*claimant)
+        )),
+        Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
+        Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
+        Event::Table(Note::Left { seat, reason }) => {
+            Some(format!("{} left the table: {reason}", who(*seat)))
+        }
+        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
+            Some("you asked for another game; waiting for the other player".into())
+        }
+        Event::Table(Note::PlayAgain(_)) => {
+            Some("the other player asks for another game: type `again` to play it".into())
+        }
+        Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
+        Event::PeerRefused(error) => Some(format!(
+            "the other player refused a message: {}",
+            error.detail
+        )),
+        Event::PeerGone(reason) => Some(format!("the other player cannot go on: {reason}")),
+        _ => None,
+    };
+    if let Some(line) = line {
+        super::emit(&format!("{line}\n"));
+    }
+    if !person {
+        return;
+    }
+    let turn_ended = matches!(
+        event,
+        Event::Table(Note::Moved(step))
+            if matches!(step.played, IcePlayed::Acted { played, .. } if played.turn_ended)
+                || matches!(step.played, IcePlayed::Revealed { .. })
+    );
+    if turn_ended && let Some(game) = session.table().position().and_then(|p| p.game()) {
+        super::emit(&armada::icehouse::render(game));
+    }
+    if matches!(event, Event::Table(_)) {
+        let hint = match session.owed() {
+            Owed::Choose => Some("you choose: type `first` to move first, `second` to let them"),
+            Owed::Place(..) => Some("place your fleet: type `place` (at random in your strip)"),
+            Owed::Act => Some("your action: move, fire or end (type help for the forms)"),
+            Owed::PlayAgain | Owed::Nothing => None,
+        };
+        if let Some(hint) = hint {
+            super::emit(&format!("{hint}\n"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

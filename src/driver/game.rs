@@ -2,6 +2,7 @@
 
 use crate::rules::Seat;
 use crate::session::archimedes::{self as arch, Owed as ArchOwed};
+use crate::session::icehouse::{self as ice_session, Owed as IceOwed};
 use crate::session::{Session, TableSession};
 use crate::store::PlayedBy;
 
@@ -182,6 +183,118 @@ impl Computer<arch::Session> for ArchimedesBot {
                 let position = session.table().position()?;
                 let mut rng = rng;
                 crate::archimedes::choose(position, self.level, &mut rng).map(arch::Command::Move)
+            }
+        }
+    }
+}
+
+impl Game for ice_session::Session {
+    type Bot = IcehouseBot;
+    const TYPED_MOVES: &'static str = "moves: first | second (who moves first, when you choose), \
+     place (your fleet placed at random in your strip), move S2 412.5,300 420,326.4 | move S2 +30 -15, \
+     fire L1 port at m3 | fire L1 port o=1200 j=500 at m3 p=401.2,330, end; also: resign, again, quit";
+
+    fn typed(&self, line: &str) -> Result<Self::Command, String> {
+        use ice_session::Command;
+        let text = line.trim();
+        Ok(match text.to_lowercase().as_str() {
+            "resign" => Command::Resign,
+            "again" => Command::PlayAgain,
+            "first" => Command::Choose(true),
+            "second" => Command::Choose(false),
+            "place" => {
+                let IceOwed::Place(side, fleet, goal) = self.owed() else {
+                    return Err("no placement is owed now".into());
+                };
+                let fleet = fleet.unwrap_or(crate::icehouse::Fleet::new(1, 3, 3));
+                Command::Place(crate::icehouse::random_placement(
+                    side,
+                    fleet,
+                    goal,
+                    &mut rand::rng(),
+                ))
+            }
+            _ => {
+                let game = self
+                    .table()
+                    .position()
+                    .and_then(|p| p.game())
+                    .ok_or("the fleets are not on the table yet")?;
+                Command::Act(
+                    crate::icehouse::parse(game, text)
+                        .map_err(|e| format!("{e} (type help for the moves)"))?,
+                )
+            }
+        })
+    }
+
+    fn automatic<R: rand::Rng + ?Sized>(&self, _: &mut R) -> Option<Self::Command> {
+        None
+    }
+
+    fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot> {
+        match by {
+            PlayedBy::IcehouseComputer(level) => Some(IcehouseBot::new(level, games)),
+            _ => None,
+        }
+    }
+}
+
+/// A computer captain at an Icehouse Armada table between peers, for `games` games.
+#[derive(Clone, Debug)]
+pub struct IcehouseBot {
+    level: crate::icehouse::Level,
+    games: u32,
+}
+
+impl IcehouseBot {
+    pub fn new(level: crate::icehouse::Level, games: u32) -> Self {
+        Self {
+            level,
+            games: games.max(1),
+        }
+    }
+}
+
+/// The points fleets a computer captain builds, one drawn per game.
+const POINTS_FLEETS: [crate::icehouse::Fleet; 4] = [
+    crate::icehouse::Fleet::new(4, 0, 0),
+    crate::icehouse::Fleet::new(2, 3, 0),
+    crate::icehouse::Fleet::new(1, 3, 3),
+    crate::icehouse::Fleet::new(0, 4, 4),
+];
+
+impl Computer<ice_session::Session> for IcehouseBot {
+    fn played_by(&self) -> PlayedBy {
+        PlayedBy::IcehouseComputer(self.level)
+    }
+    fn games(&self) -> u32 {
+        self.games
+    }
+    fn observe(&mut self, _: Seat, _: &ice_session::Event) {}
+    fn next<R: rand::Rng + ?Sized>(
+        &mut self,
+        session: &ice_session::Session,
+        rng: &mut R,
+    ) -> Option<ice_session::Command> {
+        use ice_session::Command;
+        use rand::RngExt as _;
+        match session.owed() {
+            IceOwed::Nothing => None,
+            IceOwed::PlayAgain => {
+                (session.games_begun() < self.games).then_some(Command::PlayAgain)
+            }
+            IceOwed::Choose => Some(Command::Choose(rng.random_bool(0.5))),
+            IceOwed::Place(side, fleet, goal) => {
+                let fleet =
+                    fleet.unwrap_or(POINTS_FLEETS[rng.random_range(0..POINTS_FLEETS.len())]);
+                Some(Command::Place(crate::icehouse::random_placement(
+                    side, fleet, goal, rng,
+                )))
+            }
+            IceOwed::Act => {
+                let game = session.table().position()?.game()?;
+                Some(Command::Act(crate::icehouse::choose(game, self.level, rng)))
             }
         }
     }

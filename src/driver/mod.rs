@@ -41,7 +41,7 @@ pub use duet::{ArchimedesDuet, Duet, step};
 pub use flows::{
     Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table, tell_damaged,
 };
-pub use game::{ArchimedesBot, Computer, Game, played};
+pub use game::{ArchimedesBot, Computer, Game, IcehouseBot, played};
 #[cfg(feature = "net")]
 pub use lan::lan_tables;
 pub use local::{Local, THINK_MS};
@@ -67,6 +67,7 @@ pub use crate::fair::verify;
 pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_relay};
 /// The second game's table between peers: its session, commands and events.
 pub use crate::session::archimedes as arch_table;
+pub use crate::session::icehouse as ice_table;
 pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Table,
     TableGame, TableSession, Verdict, settings,

@@ -397,6 +397,18 @@ impl Pending {
                         return;
                     }
                 };
+                if matches!(reached.game, armada_proto::GameKind::Icehouse { .. }) {
+                    reached
+                        .decline("Icehouse Armada is played at the terminal for now")
+                        .await;
+                    let _ = tx.send(Err(
+                        "that table plays Icehouse Armada, which the window cannot play yet: \
+                         join it at the terminal (armada join)"
+                            .to_owned(),
+                    ));
+                    wake();
+                    return;
+                }
                 if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
                     let (remote, seating, stop) = Remote::<ArchSession>::parts(store, config, wake);
                     let watch = seating.watch.clone();
@@ -438,6 +450,20 @@ impl Pending {
             super::TableGame::Sea => Self::Sea(Box::new(Remote::resume(store, config, id, wake))),
             super::TableGame::Archimedes => {
                 Self::Archimedes(Box::new(Remote::resume(store, config, id, wake)))
+            }
+            // The window lists only the tables it played, and it does not play
+            // Icehouse Armada yet: such a table is resumed at the terminal.
+            super::TableGame::Icehouse => {
+                let (_, found) = std::sync::mpsc::channel();
+                Self::Joining(Joining {
+                    found,
+                    failed: Some(Err(
+                        "an Icehouse Armada table is resumed at the terminal: armada resume"
+                            .to_owned(),
+                    )),
+                    left: Arc::default(),
+                    stop: None,
+                })
             }
         }
     }

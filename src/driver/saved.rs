@@ -70,10 +70,12 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
         // is coming back to it.
         let parted = report.left.contains(&true);
         let finished = parted || report.last_done();
-        let game = if report.archimedes.is_empty() {
-            crate::session::TableGame::default()
-        } else {
+        let game = if !report.archimedes.is_empty() {
             crate::session::TableGame::Archimedes
+        } else if !report.icehouse.is_empty() {
+            crate::session::TableGame::Icehouse
+        } else {
+            crate::session::TableGame::default()
         };
         if meta.is_computer() && !finished && info.unfinished.is_none() {
             info.unfinished = Some(id);

@@ -273,6 +273,18 @@ impl Position {
         self.commitment(self.order(seat), salt, ships)
     }
 
+    /// The commitment `seat` signed in this game, while it is not yet revealed.
+    pub fn committed(&self, seat: Seat) -> Option<Hash> {
+        let order = self.order(seat);
+        match &self.phase {
+            Phase::Committing { commits, .. } => commits[at(order)],
+            Phase::Revealing {
+                commits, placed, ..
+            } => placed[at(order)].is_none().then_some(commits[at(order)]),
+            _ => None,
+        }
+    }
+
     /// Whether `seat` is the one to choose who moves first now.
     pub fn choosing(&self, seat: Seat) -> bool {
         self.phase == Phase::Choosing && self.order(seat) == Order::Second

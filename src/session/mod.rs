@@ -14,6 +14,7 @@
 
 pub mod archimedes;
 mod endpoint;
+pub mod icehouse;
 pub mod open;
 mod seated;
 mod snapshot;

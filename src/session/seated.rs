@@ -21,6 +21,7 @@ pub enum TableGame {
     #[default]
     Sea,
     Archimedes,
+    Icehouse,
 }
 
 impl TableGame {
@@ -217,7 +218,10 @@ impl TableSession for super::Session {
     const GAME: TableGame = TableGame::Sea;
     forward!();
     fn plays(game: &proto::GameKind) -> bool {
-        !matches!(game, proto::GameKind::Archimedes { .. })
+        !matches!(
+            game,
+            proto::GameKind::Archimedes { .. } | proto::GameKind::Icehouse { .. }
+        )
     }
 
     fn host(identity: Identity, secret: Hash, settings: proto::Settings, timer: bool) -> Self {
@@ -282,5 +286,41 @@ impl TableSession for super::archimedes::Session {
     fn compact(&mut self) {}
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         super::endpoint::intact::<crate::fair::archimedes::Table>(table, frames)
+    }
+}
+
+impl TableSession for super::icehouse::Session {
+    type Command = super::icehouse::Command;
+    type Event = super::icehouse::Event;
+    const GAME: TableGame = TableGame::Icehouse;
+    forward!();
+    fn plays(game: &proto::GameKind) -> bool {
+        matches!(game, proto::GameKind::Icehouse { .. })
+    }
+
+    fn host(identity: Identity, secret: Hash, settings: proto::Settings, _: bool) -> Self {
+        Self::host(identity, secret, settings)
+    }
+    fn leave(reason: String) -> Self::Command {
+        super::icehouse::Command::Leave(reason)
+    }
+    fn is_leave(command: &Self::Command) -> bool {
+        matches!(command, super::icehouse::Command::Leave(_))
+    }
+    fn internal(event: &Self::Event) -> Option<&str> {
+        match event {
+            super::open::Event::Internal(bug) => Some(bug),
+            _ => None,
+        }
+    }
+    fn peer_refused(event: &Self::Event) -> Option<&proto::ProtocolError> {
+        match event {
+            super::open::Event::PeerRefused(error) => Some(error),
+            _ => None,
+        }
+    }
+    fn compact(&mut self) {}
+    fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
+        super::endpoint::intact::<crate::fair::icehouse::Table>(table, frames)
     }
 }

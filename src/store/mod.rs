@@ -187,6 +187,9 @@ pub enum PlayedBy {
     /// A computer level at an Archimedes table between peers.
     #[serde(rename = "archimedes-computer")]
     ArchimedesComputer(#[serde(with = "level_name")] crate::archimedes::Level),
+    /// A computer captain at an Icehouse Armada table between peers.
+    #[serde(rename = "icehouse-computer")]
+    IcehouseComputer(#[serde(with = "level_name")] crate::icehouse::Level),
 }
 
 /// A level saved by its name.

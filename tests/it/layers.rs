@@ -19,9 +19,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The third game: exact geometry of its own, nothing of the other games.
     ("icehouse", &[]),
     ("fair", &["rules", "archimedes", "icehouse"]),
-    ("session", &["rules", "archimedes", "fair"]),
+    ("session", &["rules", "archimedes", "icehouse", "fair"]),
     // A saved table names the computer's level.
-    ("store", &["rules", "ai", "archimedes", "fair", "session"]),
+    (
+        "store",
+        &["rules", "ai", "archimedes", "icehouse", "fair", "session"],
+    ),
     ("net", &[]),
     (
         "driver",
@@ -29,6 +32,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "rules",
             "ai",
             "archimedes",
+            "icehouse",
             "fair",
             "session",
             "store",

@@ -1,0 +1,116 @@
+//! `armada bench-ai --game icehouse` (feature `bench`): two captains against each
+//! other with seats and squadrons alternating, every action's thinking time, and
+//! how fast the proposals a window needs are (a line of fire found at a target; the
+//! targets lit under a pointer sliding along a side). The last line carries the
+//! figures.
+
+use std::time::Instant;
+
+use anyhow::{Context as _, Result};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt as _, SeedableRng as _};
+
+use armada::icehouse::{
+    Broadside, Fleet, Game, Goal, Level, Side, choose, random_placement, shot_from,
+};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(at).copied().unwrap_or(0.0)
+}
+
+fn sorted(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Pits `a` against `b` over `games` games (a south in even games, squadrons
+/// alternating every two), measuring each action and, at each of a's turns, every
+/// target lit from every ship's two sides at five places of the shadow.
+pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
+    let (a, b) = versus
+        .unwrap_or("hard:medium")
+        .split_once(':')
+        .context("--match takes A:B, like hard:medium")?;
+    let level = |name: &str| {
+        Level::parse(name).with_context(|| format!("{name} is not a level: easy, medium or hard"))
+    };
+    let levels = [level(a)?, level(b)?];
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut wins, mut losses, mut draws, mut turns) = (0u32, 0u32, 0u32, 0u64);
+    let mut think: Vec<f64> = Vec::new();
+    let mut lit: Vec<f64> = Vec::new();
+    for n in 0..games {
+        let a_side = if n % 2 == 0 { Side::South } else { Side::North };
+        let fleets = if n % 4 < 2 {
+            [Fleet::HEAVY, Fleet::LIGHT]
+        } else {
+            [Fleet::LIGHT, Fleet::HEAVY]
+        };
+        let placements = Side::BOTH
+            .map(|side| random_placement(side, fleets[side.index()], Goal::SinkAll, &mut rng));
+        let mut game = Game::new(
+            Goal::SinkAll,
+            fleets,
+            [placements[0].as_slice(), placements[1].as_slice()],
+        )
+        .map_err(|(side, e)| anyhow::anyhow!("{side}'s placement: {e}"))?;
+        let mut last_turn = 0;
+        while game.ending().is_none() {
+            let side = game.to_move();
+            if side == a_side && game.turn() != last_turn && rng.random_bool(0.25) {
+                last_turn = game.turn();
+                lit.push(light_targets(&game));
+            }
+            let who = if side == a_side { levels[0] } else { levels[1] };
+            let start = Instant::now();
+            let action = choose(&game, who, &mut rng);
+            think.push(start.elapsed().as_secs_f64() * 1000.0);
+            game.play(action)
+                .map_err(|e| anyhow::anyhow!("a captain's action was refused: {e}"))?;
+        }
+        turns += u64::from(game.turn());
+        match game.ending().and_then(|e| e.winner) {
+            Some(w) if w == a_side => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+    }
+    let think = sorted(think);
+    let lit = sorted(lit);
+    super::emit(&format!(
+        "match={}:{} games={games} wins={wins} losses={losses} draws={draws} win_rate={:.3} \
+         turns_mean={:.1} think_p50_ms={:.3} think_p99_ms={:.3} lit_p50_ms={:.3} lit_p99_ms={:.3}\n",
+        levels[0].name(),
+        levels[1].name(),
+        f64::from(wins) / f64::from(games.max(1)),
+        turns as f64 / f64::from(games.max(1)),
+        percentile(&think, 0.5),
+        percentile(&think, 0.99),
+        percentile(&lit, 0.5),
+        percentile(&lit, 0.99),
+    ));
+    Ok(0)
+}
+
+/// What a window does as the pointer moves the shadow along one side: every enemy
+/// target lit or not. Timed per pointer position (ms), over the side to move's
+/// ships, both sides, five places along each.
+fn light_targets(game: &Game) -> f64 {
+    let mine = game.ships(game.to_move());
+    let enemies = game.ships(game.to_move().other()).len();
+    let mut positions = 0u32;
+    let start = Instant::now();
+    for (i, ship) in mine.iter().enumerate().filter(|(_, s)| s.afloat) {
+        let max = ship.size().max_offset();
+        for side in Broadside::BOTH {
+            for k in 0..5 {
+                positions += 1;
+                for target in 0..enemies {
+                    let _ = shot_from(game, i as u8, side, max * k / 4, target as u8);
+                }
+            }
+        }
+    }
+    start.elapsed().as_secs_f64() * 1000.0 / f64::from(positions.max(1))
+}

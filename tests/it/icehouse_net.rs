@@ -1,0 +1,159 @@
+//! Icehouse Armada between two `armada` processes on 127.0.0.1 (no discovery): whole
+//! tables of computer captains, a guest that learns the game from the host, and a
+//! side killed between its commitment and its reveal, or mid-game, that resumes —
+//! its secret placement kept — and finishes the table.
+
+use std::path::Path;
+
+use armada::fair::verify::{Outcome, verify};
+
+use crate::net::{
+    Bots, both_succeed, crashed_after_send_and_resumed, killed_and_resumed, two_bots_with,
+};
+
+/// The one transcript saved in `data`, verified: honest, Icehouse, `games` games each
+/// settled, each with its placements revealed and actions after them.
+fn assert_honest_icehouse(data: &Path, games: usize) {
+    let tables = data.join("tables");
+    let files: Vec<_> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "armada"))
+        .collect();
+    assert_eq!(files.len(), 1, "one table saved in {}", tables.display());
+    let report = verify(&std::fs::read(&files[0]).unwrap());
+    assert_eq!(report.outcome, Outcome::Honest, "{}", report.to_text());
+    assert!(report.games.is_empty() && report.archimedes.is_empty());
+    assert_eq!(report.icehouse.len(), games, "{}", report.to_text());
+    for game in &report.icehouse {
+        assert!(game.moves.len() > 5, "game {} was played", game.number);
+        assert!(game.verdict.is_some(), "game {} is settled", game.number);
+    }
+    assert!(report.to_text().contains("reveals its placement"));
+}
+
+/// A medium host (flagship goal, the light squadron) and a hard guest, two games.
+const ICEHOUSE: Bots = Bots {
+    host: &[
+        "--game",
+        "icehouse",
+        "--goal",
+        "flagship",
+        "--squadron",
+        "light",
+        "--bot",
+        "medium",
+        "--games",
+        "2",
+    ],
+    guest: &["--bot", "hard", "--games", "2"],
+    honest: |data| assert_honest_icehouse(data, 2),
+};
+
+#[test]
+fn two_processes_play_a_whole_icehouse_table_over_tcp() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) =
+        two_bots_with(&ICEHOUSE, dir.path(), "/ip4/127.0.0.1/tcp/0", [&[], &[]]);
+    assert!(
+        guest.wait_for("game 1 started"),
+        "the guest plays the host's game"
+    );
+    assert!(guest.wait_for("game 2 started"), "and plays again");
+    both_succeed(guest, host);
+    assert_honest_icehouse(&host_data, 2);
+    assert_honest_icehouse(&guest_data, 2);
+}
+
+#[test]
+fn an_icehouse_side_killed_after_committing_its_placement_resumes_and_reveals_it() {
+    killed_and_resumed(&ICEHOUSE, "guest", "you: placement committed");
+    killed_and_resumed(&ICEHOUSE, "host", "you: placement committed");
+    killed_and_resumed(&ICEHOUSE, "guest", "placement revealed");
+}
+
+/// A side that dies right after its Nth game message (through the choice, the
+/// commitments and the reveals of game 1: nothing after the send was saved) resumes
+/// and the table finishes honest.
+#[test]
+fn an_icehouse_side_crashed_right_after_a_placement_step_resumes_and_finishes() {
+    for nth in 2..=5 {
+        crashed_after_send_and_resumed(&ICEHOUSE, "guest", nth);
+        crashed_after_send_and_resumed(&ICEHOUSE, "host", nth);
+    }
+}
+
+#[test]
+fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = crate::net::Process::start(
+        &[
+            "host", "--game", "icehouse", "--bot", "hard", "--listen", listen,
+        ],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    let mut guest = std::process::Command::new(crate::net::ARMADA)
+        .args([
+            "join",
+            &link,
+            "--listen",
+            listen,
+            "--no-discovery",
+            "--no-public",
+        ])
+        .arg("--data-dir")
+        .arg(dir.path().join("guest"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = guest.stdin.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    let stdout = guest.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let wait = |text: &str, seen: &mut Vec<String>| loop {
+        let line = lines
+            .recv_timeout(std::time::Duration::from_mins(1))
+            .unwrap_or_else(|_| panic!("no line with {text:?}: {seen:#?}"));
+        seen.push(line.clone());
+        if line.contains(text) {
+            return;
+        }
+    };
+    wait("game 1 started: you choose who moves first", &mut seen);
+    writeln!(stdin, "first").unwrap();
+    wait("you move first (south)", &mut seen);
+    wait("place your fleet", &mut seen);
+    writeln!(stdin, "place").unwrap();
+    wait("you: placement committed", &mut seen);
+    // Both placements revealed: the table is drawn, and the person is asked to act.
+    wait("+  south", &mut seen);
+    wait("your action", &mut seen);
+    // A point that is no point is answered and changes nothing; then a pass.
+    writeln!(stdin, "move M1 12;4").unwrap();
+    writeln!(stdin, "end").unwrap();
+    wait("you: ends its turn", &mut seen);
+    writeln!(stdin, "resign").unwrap();
+    wait("verdict: the host wins: a resignation", &mut seen);
+    drop(stdin);
+    let status = guest.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("12;4 is not a point"), "{stderr}");
+    assert!(status.success(), "{stderr}");
+    let (code, host_err) = host.finish();
+    assert_eq!(code, 0, "{host_err}");
+}
