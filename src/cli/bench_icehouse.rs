@@ -7,8 +7,8 @@
 use std::time::Instant;
 
 use anyhow::{Context as _, Result};
+use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt as _, SeedableRng as _};
 
 use armada::icehouse::{
     Broadside, Fleet, Game, Goal, Level, Side, choose, random_placement, shot_from,
@@ -25,8 +25,8 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 }
 
 /// Pits `a` against `b` over `games` games (a south in even games, squadrons
-/// alternating every two), measuring each action and, at each of a's turns, every
-/// target lit from every ship's two sides at five places of the shadow.
+/// alternating every two), measuring each action and, at the start of every turn,
+/// the targets lit from each ship's two sides at five places of the shadow.
 pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
     let (a, b) = versus
         .unwrap_or("hard:medium")
@@ -58,9 +58,9 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
         let mut last_turn = 0;
         while game.ending().is_none() {
             let side = game.to_move();
-            if side == a_side && game.turn() != last_turn && rng.random_bool(0.25) {
+            if game.turn() != last_turn {
                 last_turn = game.turn();
-                lit.push(light_targets(&game));
+                lit.extend(light_targets(&game));
             }
             let who = if side == a_side { levels[0] } else { levels[1] };
             let start = Instant::now();
@@ -80,37 +80,49 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
     let lit = sorted(lit);
     super::emit(&format!(
         "match={}:{} games={games} wins={wins} losses={losses} draws={draws} win_rate={:.3} \
-         turns_mean={:.1} think_p50_ms={:.3} think_p99_ms={:.3} lit_p50_ms={:.3} lit_p99_ms={:.3}\n",
+         turns_mean={:.1} think_p50_ms={:.3} think_p99_ms={:.3} lit_positions={} lit_p50_ms={:.3} \
+         lit_p99_ms={:.3} lit_max_ms={:.3}\n",
         levels[0].name(),
         levels[1].name(),
         f64::from(wins) / f64::from(games.max(1)),
         turns as f64 / f64::from(games.max(1)),
         percentile(&think, 0.5),
         percentile(&think, 0.99),
+        lit.len(),
         percentile(&lit, 0.5),
         percentile(&lit, 0.99),
+        lit.last().copied().unwrap_or(0.0),
     ));
     Ok(0)
 }
 
 /// What a window does as the pointer moves the shadow along one side: every enemy
-/// target lit or not. Timed per pointer position (ms), over the side to move's
-/// ships, both sides, five places along each.
-fn light_targets(game: &Game) -> f64 {
+/// target lit or not. Timed per pointer position (ms) where the shadow covers at
+/// least one enemy (elsewhere nothing is searched), over the side to move's ships,
+/// both sides, five places along each.
+fn light_targets(game: &Game) -> Vec<f64> {
     let mine = game.ships(game.to_move());
-    let enemies = game.ships(game.to_move().other()).len();
-    let mut positions = 0u32;
-    let start = Instant::now();
+    let enemies = game.ships(game.to_move().other());
+    let mut times = Vec::new();
     for (i, ship) in mine.iter().enumerate().filter(|(_, s)| s.afloat) {
         let max = ship.size().max_offset();
         for side in Broadside::BOTH {
             for k in 0..5 {
-                positions += 1;
-                for target in 0..enemies {
-                    let _ = shot_from(game, i as u8, side, max * k / 4, target as u8);
+                let o = max * k / 4;
+                let shadow = ship.pose.field(ship.size(), side, o).triangle();
+                if !enemies
+                    .iter()
+                    .any(|e| e.afloat && shadow.touches(&e.footprint()))
+                {
+                    continue;
                 }
+                let start = Instant::now();
+                for target in 0..enemies.len() {
+                    let _ = shot_from(game, i as u8, side, o, target as u8);
+                }
+                times.push(start.elapsed().as_secs_f64() * 1000.0);
             }
         }
     }
-    start.elapsed().as_secs_f64() * 1000.0 / f64::from(positions.max(1))
+    times
 }
