@@ -234,8 +234,8 @@ pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Resu
     Ok(())
 }
 
-/// One action of a demo captain in words.
-fn icehouse_line(
+/// One action of a captain in words, with its ships' names.
+pub fn icehouse_line(
     ships: &[armada::icehouse::Ship],
     action: armada::icehouse::Action,
     played: &armada::icehouse::Played,

@@ -263,13 +263,14 @@ pub fn report_icehouse(
                 format!("{}: placement revealed ({fleet})", who(step.seat))
             }
             IcePlayed::Acted { played, .. } => {
-                let mv = armada::driver::ice_table::IceMove::Act(played.action).to_string();
-                let hit = match played.hit {
-                    Some(hit) if hit.sunk => format!(": {} sunk", hit.target),
-                    Some(hit) => format!(": {} hit", hit.target),
-                    None => String::new(),
-                };
-                format!("{}: {mv}{hit}", who(step.seat))
+                let game = session.table().position().and_then(|p| p.game());
+                let line = game.and_then(|g| {
+                    super::demo::icehouse_line(g.ships(played.side), played.action, played).ok()
+                });
+                let line = line.unwrap_or_else(|| {
+                    armada::driver::ice_table::IceMove::Act(played.action).to_string()
+                });
+                format!("{}: {line}", who(step.seat))
             }
         }),
         Event::Table(Note::Undone(_)) => {

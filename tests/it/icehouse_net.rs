@@ -145,7 +145,7 @@ fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
     // A point that is no point is answered and changes nothing; then a pass.
     writeln!(stdin, "move M1 12;4").unwrap();
     writeln!(stdin, "end").unwrap();
-    wait("you: ends its turn", &mut seen);
+    wait("you: ends the turn", &mut seen);
     writeln!(stdin, "resign").unwrap();
     wait("verdict: the host wins: a resignation", &mut seen);
     drop(stdin);

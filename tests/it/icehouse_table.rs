@@ -406,3 +406,70 @@ fn a_resignation_crossing_several_actions_voids_them_all_on_both_sides() {
         "one record from either side's frames"
     );
 }
+
+/// A placement that opens its commitment but breaks the page (here: laid in the
+/// other side's home strip) is a lie named with the rule it breaks.
+#[test]
+fn a_placement_outside_the_home_strip_is_a_named_lie_even_when_it_opens_its_commitment() {
+    let mut pair = Pair::new(
+        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
+        13,
+    );
+    // The choice, by the guest: it moves first (south).
+    let chooser = pair.sides[0].table().mover().unwrap();
+    pair.sides[chooser.index()]
+        .handle_command(
+            0,
+            Command::Move(IceMove::Choose {
+                chooser_first: true,
+            }),
+        )
+        .unwrap();
+    pair.deliver();
+    let south = chooser;
+    let position = pair.sides[0].table().position().unwrap().clone();
+    let (side, fleet, goal) = position.placing(south).unwrap();
+    assert_eq!(side, ice::Side::South);
+    // South lays its fleet in the north strip and commits to it honestly: the
+    // commitment itself cannot tell.
+    let ships = ice::random_placement(
+        ice::Side::North,
+        fleet.unwrap(),
+        goal,
+        &mut ChaCha8Rng::seed_from_u64(3),
+    );
+    let salt = [9; 32];
+    let hash = position.commit_for(south, &salt, &ships);
+    pair.sides[south.index()]
+        .handle_command(0, Command::Move(IceMove::Commit(hash)))
+        .expect("a commitment cannot be checked before its reveal");
+    pair.deliver();
+    // North commits honestly; south's session then refuses to reveal that placement.
+    let north = south.other();
+    let mv = pair.next_move(north, Level::Easy);
+    pair.sides[north.index()]
+        .handle_command(0, Command::Move(mv))
+        .unwrap();
+    pair.deliver();
+    let reveal = IceMove::reveal(salt, &ships).unwrap();
+    assert!(
+        pair.sides[south.index()]
+            .handle_command(0, Command::Move(reveal))
+            .is_err()
+    );
+    // Signed by a lying client, it opens the commitment and is still a lie.
+    let IceAct::Reveal { ships: wire, .. } = armada::fair::icehouse::act(&reveal) else {
+        unreachable!("a reveal's wire form is a reveal")
+    };
+    let seq = pair.lie(south, IceAct::Reveal { salt, ships: wire }, 3);
+    let named = pair.sides[north.index()].table().settled().cloned();
+    let Some(Verdict::Lie(told)) = &named else {
+        panic!("no lie named: {named:?}");
+    };
+    assert_eq!((told.liar, told.seq), (south, seq));
+    assert!(
+        told.reason.contains("lies outside the south home strip"),
+        "{}",
+        told.reason
+    );
+}
