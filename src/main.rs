@@ -125,16 +125,8 @@ enum Command {
         #[arg(long, value_name = "SECONDS",
               value_parser = clap::value_parser!(u32).range(10..=600))]
         move_time: Option<u32>,
-        /// Icehouse Armada: how the fleets are chosen (basic: four large against four
-        /// medium and four small; points: each builds a secret fleet worth 12).
-        #[arg(long, value_parser = ["basic", "points"])]
-        setup: Option<String>,
-        /// Icehouse Armada: the goal (in a breakthrough the host's side attacks).
-        #[arg(long, value_parser = ["sink", "flagship", "breakthrough"])]
-        goal: Option<String>,
-        /// Icehouse Armada: the host's squadron in the basic setup.
-        #[arg(long, value_parser = ["heavy", "light"])]
-        squadron: Option<String>,
+        #[command(flatten)]
+        ice: IceArgs,
         /// Anyone on the LAN may join without a code (`armada lan` shows the invite).
         #[arg(long)]
         lan: bool,
@@ -380,30 +372,21 @@ fn host(command: &Command) -> Result<u8> {
         move_time,
         lan,
         grace,
-        setup,
-        goal,
-        squadron,
+        ice,
     } = command
     else {
         anyhow::bail!("not the host command");
     };
-    let icehouse_only = setup.is_some() || goal.is_some() || squadron.is_some();
     anyhow::ensure!(
-        game == "icehouse" || !icehouse_only,
-        "--setup, --goal and --squadron are for --game icehouse"
+        game == "icehouse" || !ice.given(),
+        "--setup, --heavy, --light, --goal, --attacker and --squadron are for --game icehouse"
     );
     let settings = if game == "icehouse" {
         anyhow::ensure!(
             classic.is_none() && !*no_timer && size.is_none(),
             "--classic, --no-timer and --size are not Icehouse Armada's"
         );
-        icehouse_settings(
-            setup.as_deref(),
-            goal.as_deref(),
-            squadron.as_deref(),
-            move_time.unwrap_or(90),
-            *grace,
-        )?
+        icehouse_settings(ice, move_time.unwrap_or(90), *grace)?
     } else if game == "archimedes" {
         anyhow::ensure!(
             classic.is_none() && !*no_timer,
@@ -424,33 +407,100 @@ fn host(command: &Command) -> Result<u8> {
     cli::net::host(net, settings, !*no_timer, *lan)
 }
 
+/// `armada host --game icehouse`'s own arguments.
+#[derive(clap::Args, Clone, Debug)]
+struct IceArgs {
+    /// Icehouse Armada: how the fleets are chosen (basic: four large against four
+    /// medium and four small; advanced: --heavy and --light set the numbers, and the
+    /// guest accepts and moves first or swaps squadrons; points: each builds a secret
+    /// fleet worth 12).
+    #[arg(long, value_parser = ["basic", "advanced", "points"])]
+    setup: Option<String>,
+    /// Icehouse Armada, advanced setup: the heavy squadron's large ships (1–4).
+    #[arg(long, value_name = "LARGE", default_value_t = 4)]
+    heavy: u8,
+    /// Icehouse Armada, advanced setup: the light squadron's medium and small ships
+    /// (each 0–4, at least one ship), as M,S.
+    #[arg(long, value_name = "M,S", default_value = "4,4")]
+    light: String,
+    /// Icehouse Armada: the goal.
+    #[arg(long, value_parser = ["sink", "flagship", "breakthrough"])]
+    goal: Option<String>,
+    /// Icehouse Armada, breakthrough: who attacks, whoever moves first.
+    #[arg(long, value_parser = ["host", "guest"])]
+    attacker: Option<String>,
+    /// Icehouse Armada: the host's squadron (basic and advanced setups; in the
+    /// advanced one the guest may swap).
+    #[arg(long, value_parser = ["heavy", "light"])]
+    squadron: Option<String>,
+}
+
+impl IceArgs {
+    /// Whether any of these was given (they are for --game icehouse only).
+    fn given(&self) -> bool {
+        self.setup.is_some()
+            || self.goal.is_some()
+            || self.squadron.is_some()
+            || self.attacker.is_some()
+            || self.heavy != 4
+            || self.light != "4,4"
+    }
+}
+
 /// An Icehouse Armada table's settings from `armada host`'s words.
-fn icehouse_settings(
-    setup: Option<&str>,
-    goal: Option<&str>,
-    squadron: Option<&str>,
-    move_secs: u32,
-    grace: u32,
-) -> Result<armada_proto::Settings> {
-    use armada_proto::{GameKind, IceGoal, IceSetup};
-    let setup = match setup.unwrap_or("basic") {
+fn icehouse_settings(ice: &IceArgs, move_secs: u32, grace: u32) -> Result<armada_proto::Settings> {
+    use armada_proto::{GameKind, IceFleet, IceGoal, IceSetup};
+    let setup = match ice.setup.as_deref().unwrap_or("basic") {
         "points" => IceSetup::Points,
+        "advanced" => {
+            let (medium, small) = ice
+                .light
+                .split_once(',')
+                .and_then(|(m, s)| Some((m.trim().parse().ok()?, s.trim().parse().ok()?)))
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--light takes M,S: the light squadron's medium and small ships"
+                    )
+                })?;
+            IceSetup::Advanced {
+                heavy: IceFleet {
+                    large: ice.heavy,
+                    medium: 0,
+                    small: 0,
+                },
+                light: IceFleet {
+                    large: 0,
+                    medium,
+                    small,
+                },
+            }
+        }
         _ => IceSetup::Basic,
     };
     anyhow::ensure!(
-        setup == IceSetup::Basic || squadron.is_none(),
+        matches!(setup, IceSetup::Advanced { .. }) || (ice.heavy == 4 && ice.light == "4,4"),
+        "--heavy and --light are for --setup advanced"
+    );
+    anyhow::ensure!(
+        setup != IceSetup::Points || ice.squadron.is_none(),
         "in the points setup each side builds its own fleet: no --squadron"
     );
-    let goal = match goal.unwrap_or("sink") {
+    let goal = match ice.goal.as_deref().unwrap_or("sink") {
         "flagship" => IceGoal::Flagship,
-        "breakthrough" => IceGoal::Breakthrough { host_attacks: true },
+        "breakthrough" => IceGoal::Breakthrough {
+            host_attacks: ice.attacker.as_deref() != Some("guest"),
+        },
         _ => IceGoal::SinkAll,
     };
+    anyhow::ensure!(
+        matches!(goal, IceGoal::Breakthrough { .. }) || ice.attacker.is_none(),
+        "--attacker is for --goal breakthrough"
+    );
     let settings = armada_proto::Settings {
         game: GameKind::Icehouse {
             setup,
             goal,
-            host_heavy: setup == IceSetup::Basic && squadron != Some("light"),
+            host_heavy: setup != IceSetup::Points && ice.squadron.as_deref() != Some("light"),
         },
         move_ms: move_secs * 1000,
         answer_ms: 0,

@@ -157,3 +157,94 @@ fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");
 }
+
+/// The advanced setup (the host's numbers; the guest accepts or swaps) and a
+/// breakthrough the guest attacks, played whole between two processes.
+#[test]
+fn an_advanced_breakthrough_table_is_played_whole_between_two_processes() {
+    let table = Bots {
+        host: &[
+            "--game",
+            "icehouse",
+            "--setup",
+            "advanced",
+            "--heavy",
+            "2",
+            "--light",
+            "2,3",
+            "--goal",
+            "breakthrough",
+            "--attacker",
+            "guest",
+            "--bot",
+            "hard",
+        ],
+        guest: &["--bot", "medium"],
+        honest: |data| assert_honest_icehouse(data, 1),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) =
+        two_bots_with(&table, dir.path(), "/ip4/127.0.0.1/tcp/0", [&[], &[]]);
+    both_succeed(guest, host);
+    for data in [&host_data, &guest_data] {
+        assert_honest_icehouse(data, 1);
+    }
+}
+
+#[test]
+fn icehouse_settings_the_rules_do_not_allow_are_refused_before_anything_is_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (
+            &["--setup", "advanced", "--heavy", "5"][..],
+            "a heavy squadron is 1 to 4 large ships",
+        ),
+        (
+            &["--setup", "advanced", "--light", "0,0"][..],
+            "a light squadron is 0 to 4",
+        ),
+        (
+            &["--setup", "points", "--squadron", "light"][..],
+            "no --squadron",
+        ),
+        (
+            &["--attacker", "guest"][..],
+            "--attacker is for --goal breakthrough",
+        ),
+        (
+            &["--heavy", "2"][..],
+            "--heavy and --light are for --setup advanced",
+        ),
+    ] {
+        let mut all = vec![
+            "host",
+            "--game",
+            "icehouse",
+            "--no-public",
+            "--no-discovery",
+        ];
+        all.extend_from_slice(args);
+        let out = std::process::Command::new(crate::net::ARMADA)
+            .args(&all)
+            .arg("--data-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let out = std::process::Command::new(crate::net::ARMADA)
+        .args([
+            "host",
+            "--goal",
+            "flagship",
+            "--no-public",
+            "--no-discovery",
+        ])
+        .arg("--data-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are for --game icehouse"));
+}
