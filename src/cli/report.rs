@@ -150,6 +150,43 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
     })
 }
 
+/// The line of an open game's table event that every such game says alike: the
+/// end, lies, claims, the verdict, leaves, play again and the peer's words; `None`
+/// for the game's own (its moves) and for what needs no line.
+fn open_table_line<G: armada::driver::OpenGame>(
+    event: &armada::driver::OpenEvent<G>,
+    me: Seat,
+) -> Option<String> {
+    use armada::driver::{OpenEvent as Event, OpenNote as Note};
+    let who = |seat: Seat| if seat == me { "you" } else { "they" };
+    match event {
+        Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
+        Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
+        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
+            "{} claimed a forfeit: a move is overdue",
+            who(*claimant)
+        )),
+        Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
+        Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
+        Event::Table(Note::Left { seat, reason }) => {
+            Some(format!("{} left the table: {reason}", who(*seat)))
+        }
+        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
+            Some("you asked for another game; waiting for the other player".into())
+        }
+        Event::Table(Note::PlayAgain(_)) => {
+            Some("the other player asks for another game: type `again` to play it".into())
+        }
+        Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
+        Event::PeerRefused(error) => Some(format!(
+            "the other player refused a message: {}",
+            error.detail
+        )),
+        Event::PeerGone(reason) => Some(format!("the other player cannot go on: {reason}")),
+        _ => None,
+    }
+}
+
 /// Prints an Archimedes table's `event`; `person`: a person at this terminal plays
 /// the side, and sees the board after every move.
 pub fn report_archimedes(
@@ -184,30 +221,7 @@ pub fn report_archimedes(
             if step.seat == me { "your" } else { "their" },
             step.played.mv
         )),
-        Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
-        Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
-        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
-            "{} claimed a forfeit: a move is overdue",
-            who(*claimant)
-        )),
-        Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
-        Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
-        Event::Table(Note::Left { seat, reason }) => {
-            Some(format!("{} left the table: {reason}", who(*seat)))
-        }
-        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
-            Some("you asked for another game; waiting for the other player".into())
-        }
-        Event::Table(Note::PlayAgain(_)) => {
-            Some("the other player asks for another game: type `again` to play it".into())
-        }
-        Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
-        Event::PeerRefused(error) => Some(format!(
-            "the other player refused a message: {}",
-            error.detail
-        )),
-        Event::PeerGone(reason) => Some(format!("the other player cannot go on: {reason}")),
-        _ => None,
+        _ => open_table_line(event, me),
     };
     if let Some(line) = line {
         super::emit(&format!("{line}\n"));
@@ -276,30 +290,7 @@ pub fn report_icehouse(
         Event::Table(Note::Undone(_)) => {
             Some("a step is void: the resignation had not seen it".into())
         }
-        Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
-        Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
-        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
-            "{} claimed a forfeit: a step is overdue",
-            who(*claimant)
-        )),
-        Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
-        Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
-        Event::Table(Note::Left { seat, reason }) => {
-            Some(format!("{} left the table: {reason}", who(*seat)))
-        }
-        Event::Table(Note::PlayAgain(seat)) if *seat == me => {
-            Some("you asked for another game; waiting for the other player".into())
-        }
-        Event::Table(Note::PlayAgain(_)) => {
-            Some("the other player asks for another game: type `again` to play it".into())
-        }
-        Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
-        Event::PeerRefused(error) => Some(format!(
-            "the other player refused a message: {}",
-            error.detail
-        )),
-        Event::PeerGone(reason) => Some(format!("the other player cannot go on: {reason}")),
-        _ => None,
+        _ => open_table_line(event, me),
     };
     if let Some(line) = line {
         super::emit(&format!("{line}\n"));

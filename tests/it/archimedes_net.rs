@@ -88,7 +88,6 @@ fn an_archimedes_side_dying_right_after_a_send_resumes_and_the_table_finishes() 
 
 #[test]
 fn a_person_at_the_terminal_plays_archimedes_by_typed_moves() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let host = Process::start(
@@ -106,57 +105,17 @@ fn a_person_at_the_terminal_plays_archimedes_by_typed_moves() {
         &dir.path().join("host"),
     );
     let link = host.line_starting("armada://join/");
-    let mut guest = std::process::Command::new(crate::net::ARMADA)
-        .args([
-            "join",
-            &link,
-            "--listen",
-            listen,
-            "--no-discovery",
-            "--no-public",
-        ])
-        .arg("--data-dir")
-        .arg(dir.path().join("guest"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = guest.stdin.take().unwrap();
-    let (tx, lines) = std::sync::mpsc::channel::<String>();
-    let stdout = guest.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        use std::io::BufRead as _;
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(line);
-        }
-    });
-    let mut seen = Vec::new();
-    let wait = |text: &str, seen: &mut Vec<String>| loop {
-        let line = lines
-            .recv_timeout(std::time::Duration::from_mins(1))
-            .unwrap_or_else(|_| panic!("no line with {text:?}: {seen:#?}"));
-        seen.push(line.clone());
-        if line.contains(text) {
-            return;
-        }
-    };
-    wait("moves: B1-B4", &mut seen);
-    wait("game 1 started", &mut seen);
+    let mut guest = crate::net::Typist::join(&link, listen, &dir.path().join("guest"));
+    guest.wait("moves: B1-B4");
+    guest.wait("game 1 started");
     // A word the table does not know is answered, and changes nothing.
-    writeln!(stdin, "sideways").unwrap();
+    guest.say("sideways");
     // The person resigns; the host wins, and both leave.
-    writeln!(stdin, "resign").unwrap();
-    wait("verdict: the host wins: a resignation", &mut seen);
-    drop(stdin);
-    let status = guest.wait().unwrap();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
+    guest.say("resign");
+    guest.wait("verdict: the host wins: a resignation");
+    let (success, stderr) = guest.finish();
     assert!(stderr.contains("a move is two cells"), "{stderr}");
-    assert!(status.success(), "{stderr}");
+    assert!(success, "{stderr}");
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");
 }

@@ -85,7 +85,6 @@ fn an_icehouse_side_crashed_right_after_a_placement_step_resumes_and_finishes() 
 
 #[test]
 fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
-    use std::io::Write as _;
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let host = crate::net::Process::start(
@@ -95,65 +94,25 @@ fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
         &dir.path().join("host"),
     );
     let link = host.line_starting("armada://join/");
-    let mut guest = std::process::Command::new(crate::net::ARMADA)
-        .args([
-            "join",
-            &link,
-            "--listen",
-            listen,
-            "--no-discovery",
-            "--no-public",
-        ])
-        .arg("--data-dir")
-        .arg(dir.path().join("guest"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = guest.stdin.take().unwrap();
-    let (tx, lines) = std::sync::mpsc::channel::<String>();
-    let stdout = guest.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        use std::io::BufRead as _;
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let _ = tx.send(line);
-        }
-    });
-    let mut seen = Vec::new();
-    let wait = |text: &str, seen: &mut Vec<String>| loop {
-        let line = lines
-            .recv_timeout(std::time::Duration::from_mins(1))
-            .unwrap_or_else(|_| panic!("no line with {text:?}: {seen:#?}"));
-        seen.push(line.clone());
-        if line.contains(text) {
-            return;
-        }
-    };
-    wait("game 1 started: you choose who moves first", &mut seen);
-    writeln!(stdin, "first").unwrap();
-    wait("you move first (south)", &mut seen);
-    wait("place your fleet", &mut seen);
-    writeln!(stdin, "place").unwrap();
-    wait("you: placement committed", &mut seen);
+    let mut guest = crate::net::Typist::join(&link, listen, &dir.path().join("guest"));
+    guest.wait("game 1 started: you choose who moves first");
+    guest.say("first");
+    guest.wait("you move first (south)");
+    guest.wait("place your fleet");
+    guest.say("place");
+    guest.wait("you: placement committed");
     // Both placements revealed: the table is drawn, and the person is asked to act.
-    wait("+  south", &mut seen);
-    wait("your action", &mut seen);
+    guest.wait("+  south");
+    guest.wait("your action");
     // A point that is no point is answered and changes nothing; then a pass.
-    writeln!(stdin, "move M1 12;4").unwrap();
-    writeln!(stdin, "end").unwrap();
-    wait("you: ends the turn", &mut seen);
-    writeln!(stdin, "resign").unwrap();
-    wait("verdict: the host wins: a resignation", &mut seen);
-    drop(stdin);
-    let status = guest.wait().unwrap();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
+    guest.say("move M1 12;4");
+    guest.say("end");
+    guest.wait("you: ends the turn");
+    guest.say("resign");
+    guest.wait("verdict: the host wins: a resignation");
+    let (success, stderr) = guest.finish();
     assert!(stderr.contains("12;4 is not a point"), "{stderr}");
-    assert!(status.success(), "{stderr}");
+    assert!(success, "{stderr}");
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");
 }

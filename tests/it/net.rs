@@ -18,6 +18,80 @@ async fn fresh_node(config: Config) -> Node {
 
 pub(crate) const ARMADA: &str = env!("CARGO_BIN_EXE_armada");
 
+/// A person at the terminal: `armada join LINK` on loopback whose standard input the
+/// test types into, and every line it printed so far (shown when a wait fails).
+pub(crate) struct Typist {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Typist {
+    pub(crate) fn join(link: &str, listen: &str, data: &Path) -> Self {
+        let mut child = Command::new(ARMADA)
+            .args([
+                "join",
+                link,
+                "--listen",
+                listen,
+                "--no-discovery",
+                "--no-public",
+            ])
+            .arg("--data-dir")
+            .arg(data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("armada starts");
+        let stdin = child.stdin.take();
+        let (tx, lines) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Self {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Types `line`.
+    pub(crate) fn say(&mut self, line: &str) {
+        use std::io::Write as _;
+        writeln!(self.stdin.as_mut().expect("stdin open"), "{line}").unwrap();
+    }
+
+    /// Reads lines until one contains `text`, within a minute of each.
+    pub(crate) fn wait(&mut self, text: &str) {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_mins(1))
+                .unwrap_or_else(|_| panic!("no line with {text:?}: {:#?}", self.seen));
+            self.seen.push(line.clone());
+            if line.contains(text) {
+                return;
+            }
+        }
+    }
+
+    /// Closes its input and waits for the exit: whether it succeeded, and its
+    /// standard error.
+    pub(crate) fn finish(mut self) -> (bool, String) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut stderr).unwrap();
+        (status.success(), stderr)
+    }
+}
+
 /// A running `armada` process and the lines it printed so far.
 pub(crate) struct Process {
     child: Child,
