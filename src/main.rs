@@ -551,13 +551,9 @@ fn demo(command: &Command) -> Result<u8> {
                 size.is_none() && !*classic,
                 "--size and --classic are not Icehouse Armada's"
             );
-            anyhow::ensure!(
-                transcript.is_none(),
-                "an Icehouse Armada demo has no signed transcript yet: its table between peers is not built"
-            );
             let seed = seed.unwrap_or_else(rand::random);
             let levels = levels.as_deref().unwrap_or("medium:hard");
-            cli::demo::run_icehouse(levels, squadron, goal, seed)?;
+            cli::demo::run_icehouse(levels, squadron, goal, seed, transcript.as_deref())?;
             Ok(0)
         }
         Command::Demo {

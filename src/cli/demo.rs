@@ -132,24 +132,40 @@ pub fn run_archimedes(
         position.count(Side::First),
         position.count(Side::Second)
     ));
-    if let (Some(duet), Some(path)) = (&signed, transcript) {
-        let table = duet.host.table();
-        anyhow::ensure!(table.settled().is_some(), "the signed game did not settle");
-        std::fs::write(path, table.transcript_file())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        super::emit(&format!(
-            "Transcript saved to {}; check it with `armada verify {}`.\n",
-            path.display(),
-            path.display()
-        ));
+    match (&signed, transcript) {
+        (Some(duet), Some(path)) => {
+            let table = duet.host.table();
+            save_signed(table.settled().is_some(), &table.transcript_file(), path)
+        }
+        _ => Ok(()),
     }
+}
+
+/// Saves the host's signed record (`file`) of a demo game at `path`, once the game
+/// is `settled`.
+fn save_signed(settled: bool, file: &[u8], path: &std::path::Path) -> Result<()> {
+    anyhow::ensure!(settled, "the signed game did not settle");
+    std::fs::write(path, file).with_context(|| format!("cannot write {}", path.display()))?;
+    super::emit(&format!(
+        "Transcript saved to {}; check it with `armada verify {}`.\n",
+        path.display(),
+        path.display()
+    ));
     Ok(())
 }
 
 /// `armada demo --game icehouse`: two computer captains play Icehouse Armada's basic
 /// setup; the first level commands `squadron` and moves first (south). Each turn
-/// is printed as its actions, then a sketch of the table.
-pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Result<()> {
+/// is printed as its actions, then a sketch of the table. With `transcript`, two
+/// sessions in memory sign the same game (the host south) and the host's record is
+/// saved there.
+pub fn run_icehouse(
+    levels: &str,
+    squadron: &str,
+    goal: &str,
+    seed: u64,
+    transcript: Option<&std::path::Path>,
+) -> Result<()> {
     use armada::icehouse::{Fleet, Game, Goal, Level, Side, choose, random_placement, render};
     use std::fmt::Write as _;
     let (a, b) = levels
@@ -183,6 +199,9 @@ pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Resu
         [placements[0].as_slice(), placements[1].as_slice()],
     )
     .map_err(|(side, e)| anyhow::anyhow!("{side}'s placement: {e}"))?;
+    let mut signed = transcript
+        .map(|_| signed_icehouse(goal, squadron == "heavy", &placements))
+        .transpose()?;
     super::emit(&format!(
         "Icehouse Armada, seed {seed}: {} ({} {}, south, capitals) against {} ({} {}, north)\n\n{}",
         levels[0].name(),
@@ -209,6 +228,14 @@ pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Resu
             let played = game
                 .play(action)
                 .map_err(|e| anyhow::anyhow!("the {side} captain's {action:?} was refused: {e}"))?;
+            if let Some(duet) = &mut signed {
+                let seat = if side == Side::South {
+                    armada::rules::Seat::Host
+                } else {
+                    armada::rules::Seat::Guest
+                };
+                duet.command(seat, armada::driver::ice_table::Command::Act(action))?;
+            }
             actions += 1;
             let line = icehouse_line(game.ships(side), action, &played)?;
             let _ = writeln!(out, "  {line}");
@@ -231,7 +258,48 @@ pub fn run_icehouse(levels: &str, squadron: &str, goal: &str, seed: u64) -> Resu
         game.strength(Side::South),
         game.strength(Side::North)
     ));
-    Ok(())
+    match (&signed, transcript) {
+        (Some(duet), Some(path)) => {
+            let table = duet.host.table();
+            save_signed(table.settled().is_some(), &table.transcript_file(), path)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Two sessions in memory at an Icehouse table of the demo's goal, the host south
+/// (the guest, choosing, lets it move first) and each side committed to its
+/// placement, both revealed.
+fn signed_icehouse(
+    goal: armada::icehouse::Goal,
+    host_heavy: bool,
+    placements: &[Vec<armada::icehouse::Placed>; 2],
+) -> Result<armada::driver::IcehouseDuet> {
+    use armada::driver::ice_table::Command;
+    use armada::rules::Seat;
+    let goal = match goal {
+        armada::icehouse::Goal::SinkAll => armada_proto::IceGoal::SinkAll,
+        armada::icehouse::Goal::Flagship => armada_proto::IceGoal::Flagship,
+        armada::icehouse::Goal::Breakthrough { .. } => {
+            armada_proto::IceGoal::Breakthrough { host_attacks: true }
+        }
+    };
+    let settings = armada_proto::Settings {
+        game: armada_proto::GameKind::Icehouse {
+            setup: armada_proto::IceSetup::Basic,
+            goal,
+            host_heavy,
+        },
+        move_ms: 90_000,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms: 0,
+    };
+    let mut duet = armada::driver::IcehouseDuet::new(settings)?;
+    duet.command(Seat::Guest, Command::Choose(false))?;
+    duet.command(Seat::Host, Command::Place(placements[0].clone()))?;
+    duet.command(Seat::Guest, Command::Place(placements[1].clone()))?;
+    Ok(duet)
 }
 
 /// One action of a captain in words, with its ships' names.

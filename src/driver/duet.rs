@@ -6,6 +6,7 @@ use crate::fair::secret::{EntropyError, Secret};
 use crate::fair::sign::Identity;
 use crate::rules::{Placer, Variant};
 use crate::session::archimedes as arch;
+use crate::session::icehouse as ice;
 use crate::session::{Command, GRACE_MS, Millis, Owed, Session, TableSession};
 
 /// Two sessions that play each other in memory: the whole protocol, both sides honest.
@@ -160,4 +161,42 @@ pub fn step<R: rand::Rng + ?Sized>(
         return session.handle_command(now, command).map(|()| true);
     }
     Ok(false)
+}
+
+/// Two Icehouse Armada sessions in memory, both honest, playing what they are told:
+/// a game's signed record (`armada demo --game icehouse --transcript`).
+#[derive(Clone, Debug)]
+pub struct IcehouseDuet {
+    pub host: ice::Session,
+    pub guest: ice::Session,
+}
+
+impl IcehouseDuet {
+    /// A new table with `settings`, its first game open (the guest chooses first).
+    pub fn new(settings: armada_proto::Settings) -> Result<Self, EntropyError> {
+        let secret = *Secret::<32>::fresh()?.expose();
+        let mut duet = Self {
+            host: ice::Session::host(Identity::generate(), secret, settings),
+            guest: ice::Session::guest(Identity::generate(), secret),
+        };
+        pump(&mut duet.host, &mut duet.guest, 0);
+        Ok(duet)
+    }
+
+    /// `seat`'s side does `command`, and both sides hear it (placements are
+    /// revealed, and at the end verdicts signed, as the sessions owe them).
+    pub fn command(
+        &mut self,
+        seat: crate::rules::Seat,
+        command: ice::Command,
+    ) -> Result<(), crate::session::CommandError> {
+        let session = if seat == self.host.seat() {
+            &mut self.host
+        } else {
+            &mut self.guest
+        };
+        session.handle_command(0, command)?;
+        pump(&mut self.host, &mut self.guest, 0);
+        Ok(())
+    }
 }

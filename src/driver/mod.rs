@@ -36,7 +36,7 @@ pub use archimedes::ArchimedesTable;
 #[cfg(feature = "bench")]
 pub use bench::{NetFigures, bench_net};
 pub use bot::Bot;
-pub use duet::{ArchimedesDuet, Duet, step};
+pub use duet::{ArchimedesDuet, Duet, IcehouseDuet, step};
 #[cfg(feature = "net")]
 pub use flows::{
     Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table, tell_damaged,

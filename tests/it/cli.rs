@@ -399,7 +399,28 @@ fn an_icehouse_demo_plays_two_captains_turn_by_turn_to_an_end() {
         ]);
         assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
     }
-    let refused = armada(&["demo", "--game", "icehouse", "--transcript", "x.armada"]);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("no signed transcript yet"));
+    // The same game signed by two sessions in memory: a transcript verify reads.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("icehouse.armada");
+    let out = armada(&[
+        "demo",
+        "--game",
+        "icehouse",
+        "--seed",
+        "4",
+        "--goal",
+        "flagship",
+        "--transcript",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = armada(&["verify", path.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Game 1 (Icehouse Armada)"), "{text}");
+    assert!(text.ends_with("verdict: complete and honest\n"), "{text}");
 }
