@@ -413,7 +413,7 @@ impl Position {
         let fleet = if let Some(fleet) = self.fleet(by, swapped) {
             fleet
         } else {
-            let fleet = fleet_of(ships);
+            let fleet = Fleet::of(ships);
             ice::check_points(fleet).map_err(|e| e.to_string())?;
             fleet
         };
@@ -449,12 +449,6 @@ impl Position {
         };
         Ok((phase, fleet))
     }
-}
-
-/// The ships of each size in a placement.
-fn fleet_of(ships: &[Placed]) -> Fleet {
-    let count = |size| ships.iter().filter(|s| s.size == size).count().min(255) as u8;
-    Fleet::new(count(Size::Large), count(Size::Medium), count(Size::Small))
 }
 
 /// `H("armada/1/icehouse", game id ‖ seat ‖ salt ‖ postcard(ships))`.

@@ -1,7 +1,7 @@
-//! The rules of Icehouse Armada (`docs/ICEHOUSE.md`): fleets and setups, placement in
-//! the home strips, turns of up to three actions, moves of whole-length steps that
-//! pivot on the bow, broadsides along a clear line of fire, sinking, and the end —
-//! the last ship, the flagship, a breakthrough, or quiet waters.
+//! The rules of Icehouse Armada (`docs/ICEHOUSE.md`): placement in the home strips,
+//! turns of up to three actions, moves of whole-length steps that pivot on the bow,
+//! broadsides along a clear line of fire, sinking, and the end — the last ship, the
+//! flagship, a breakthrough, or quiet waters.
 //!
 //! Choices where the page leaves an order open, written here so that every engine
 //! refuses a bad action with the same reason: an action is checked in this order —
@@ -15,6 +15,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::fleet::Fleet;
 use super::geometry::{Broadside, Point, Pose, Size, Triangle};
 
 /// Actions in one turn.
@@ -23,10 +24,6 @@ pub const ACTIONS_PER_TURN: u8 = 3;
 pub const QUIET_TURNS: u32 = 40;
 /// The attacker of a breakthrough must be through by the start of this turn of its.
 pub const BREAKTHROUGH_TURNS: u32 = 21;
-/// Most ships of one size in a fleet.
-pub const MAX_OF_A_SIZE: u8 = 4;
-/// A points fleet's worth.
-pub const POINTS: u32 = 12;
 /// The home strips: south's corners at most this far north, north's at least
 /// `TABLE_H - HOME_DEPTH`.
 pub const HOME_DEPTH: i64 = 173_000;
@@ -78,139 +75,6 @@ impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// How many ships of each size a fleet has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Fleet {
-    pub large: u8,
-    pub medium: u8,
-    pub small: u8,
-}
-
-impl Fleet {
-    /// The basic game's heavy squadron: four large ships.
-    pub const HEAVY: Self = Self::new(4, 0, 0);
-    /// The basic game's light squadron: four medium and four small.
-    pub const LIGHT: Self = Self::new(0, 4, 4);
-
-    pub const fn new(large: u8, medium: u8, small: u8) -> Self {
-        Self {
-            large,
-            medium,
-            small,
-        }
-    }
-
-    pub const fn count(&self, size: Size) -> u8 {
-        match size {
-            Size::Small => self.small,
-            Size::Medium => self.medium,
-            Size::Large => self.large,
-        }
-    }
-
-    pub const fn ships(&self) -> usize {
-        self.large as usize + self.medium as usize + self.small as usize
-    }
-
-    /// The fleet's strength: its pips.
-    pub const fn pips(&self) -> u32 {
-        3 * self.large as u32 + 2 * self.medium as u32 + self.small as u32
-    }
-
-    /// The fleet's sizes, largest first.
-    pub fn sizes(&self) -> impl Iterator<Item = Size> + '_ {
-        Size::ALL
-            .into_iter()
-            .rev()
-            .flat_map(|size| std::iter::repeat_n(size, usize::from(self.count(size))))
-    }
-}
-
-impl fmt::Display for Fleet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}L {}M {}S", self.large, self.medium, self.small)
-    }
-}
-
-/// Which squadron a player commands in the basic and advanced setups.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Squadron {
-    /// Large ships only.
-    Heavy,
-    /// Medium and small ships.
-    Light,
-}
-
-/// How the fleets are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Setup {
-    /// Four large against four medium and four small.
-    Basic,
-    /// The host sets the numbers: heavy 1–4 large, light 0–4 medium and 0–4 small.
-    Advanced { heavy: Fleet, light: Fleet },
-    /// Each player builds a secret fleet worth 12 pips.
-    Points,
-}
-
-/// A fleet the setup does not allow.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum FleetError {
-    #[error("a heavy squadron is 1 to 4 large ships and nothing else, not {0}")]
-    Heavy(Fleet),
-    #[error("a light squadron is 0 to 4 medium and 0 to 4 small ships, at least one, not {0}")]
-    Light(Fleet),
-    #[error("a points fleet is worth exactly 12 pips with at most 4 of a size, not {0} ({1} pips)")]
-    Points(Fleet, u32),
-    #[error("this setup's {squadron:?} squadron is {expected}, not {fleet}")]
-    NotTheSetups {
-        squadron: Squadron,
-        expected: Fleet,
-        fleet: Fleet,
-    },
-}
-
-impl Setup {
-    /// Whether the host's numbers are within the page's limits.
-    pub fn check(&self) -> Result<(), FleetError> {
-        if let Self::Advanced { heavy, light } = *self {
-            check_heavy(heavy)?;
-            check_light(light)?;
-        }
-        Ok(())
-    }
-
-    /// The fleet of a squadron (none in the points setup: each builds its own).
-    pub const fn fleet(&self, squadron: Squadron) -> Option<Fleet> {
-        match (self, squadron) {
-            (Self::Basic, Squadron::Heavy) => Some(Fleet::HEAVY),
-            (Self::Basic, Squadron::Light) => Some(Fleet::LIGHT),
-            (Self::Advanced { heavy, .. }, Squadron::Heavy) => Some(*heavy),
-            (Self::Advanced { light, .. }, Squadron::Light) => Some(*light),
-            (Self::Points, _) => None,
-        }
-    }
-}
-
-fn check_heavy(fleet: Fleet) -> Result<(), FleetError> {
-    let ok = (1..=MAX_OF_A_SIZE).contains(&fleet.large) && fleet.medium == 0 && fleet.small == 0;
-    ok.then_some(()).ok_or(FleetError::Heavy(fleet))
-}
-
-fn check_light(fleet: Fleet) -> Result<(), FleetError> {
-    let ok = fleet.large == 0
-        && fleet.medium <= MAX_OF_A_SIZE
-        && fleet.small <= MAX_OF_A_SIZE
-        && fleet.ships() > 0;
-    ok.then_some(()).ok_or(FleetError::Light(fleet))
-}
-
-/// Whether a points fleet is worth exactly 12 with at most four of each size.
-pub fn check_points(fleet: Fleet) -> Result<(), FleetError> {
-    let ok = fleet.pips() == POINTS && Size::ALL.iter().all(|&s| fleet.count(s) <= MAX_OF_A_SIZE);
-    ok.then_some(())
-        .ok_or(FleetError::Points(fleet, fleet.pips()))
 }
 
 /// What a table plays for.
@@ -293,6 +157,34 @@ pub enum PlacementError {
     NoFlagshipGame,
 }
 
+/// `side`'s ships as `placement` lays them, afloat and undamaged, each named by its
+/// size and its number among the ships of that size, in the order given.
+fn launch(side: Side, placement: &[Placed]) -> Vec<Ship> {
+    let mut counts = Fleet::default();
+    placement
+        .iter()
+        .map(|placed| {
+            let count = match placed.size {
+                Size::Small => &mut counts.small,
+                Size::Medium => &mut counts.medium,
+                Size::Large => &mut counts.large,
+            };
+            *count = count.saturating_add(1);
+            Ship {
+                name: ShipName {
+                    side,
+                    size: placed.size,
+                    number: *count,
+                },
+                pose: placed.pose,
+                damage: 0,
+                flagship: placed.flagship,
+                afloat: true,
+            }
+        })
+        .collect()
+}
+
 /// Whether `placement` lays `fleet` legally in `side`'s home strip for `goal`.
 /// Ships are named in the order given, within their size.
 pub fn check_placement(
@@ -301,27 +193,8 @@ pub fn check_placement(
     fleet: Fleet,
     placement: &[Placed],
 ) -> Result<Vec<Ship>, PlacementError> {
-    let mut counts = Fleet::default();
-    let mut ships = Vec::with_capacity(placement.len());
-    for placed in placement {
-        let count = match placed.size {
-            Size::Small => &mut counts.small,
-            Size::Medium => &mut counts.medium,
-            Size::Large => &mut counts.large,
-        };
-        *count = count.saturating_add(1);
-        ships.push(Ship {
-            name: ShipName {
-                side,
-                size: placed.size,
-                number: *count,
-            },
-            pose: placed.pose,
-            damage: 0,
-            flagship: placed.flagship,
-            afloat: true,
-        });
-    }
+    let ships = launch(side, placement);
+    let counts = Fleet::of(placement);
     if counts != fleet {
         return Err(PlacementError::NotTheFleet {
             fleet,
@@ -971,27 +844,7 @@ impl Game {
     /// study or test. Each pose must be legal and on the table and no two ships may
     /// touch; the home strips are not asked for.
     pub fn arranged(goal: Goal, sides: [&[Placed]; 2]) -> Result<Self, PlacementError> {
-        let ships = Side::BOTH.map(|side| {
-            let mut numbers = [0u8; 3];
-            sides[side.index()]
-                .iter()
-                .map(|p| {
-                    let n = &mut numbers[p.size as usize];
-                    *n = n.saturating_add(1);
-                    Ship {
-                        name: ShipName {
-                            side,
-                            size: p.size,
-                            number: *n,
-                        },
-                        pose: p.pose,
-                        damage: 0,
-                        flagship: p.flagship,
-                        afloat: true,
-                    }
-                })
-                .collect::<Vec<_>>()
-        });
+        let ships = Side::BOTH.map(|side| launch(side, sides[side.index()]));
         let all: Vec<&Ship> = ships.iter().flatten().collect();
         for ship in &all {
             if let Some(at) = [ship.pose.stern, ship.pose.bow]

@@ -193,26 +193,26 @@ impl Triangle {
 
     /// Whether the closed triangles share at least one point.
     pub fn touches(&self, other: &Self) -> bool {
-        self.normals()
-            .into_iter()
-            .chain(other.normals())
-            .all(|axis| {
-                let (a0, a1) = self.project(axis);
-                let (b0, b1) = other.project(axis);
-                // A strict gap on any edge normal separates two convex polygons.
-                !(a1 < b0 || b1 < a0)
-            })
+        // A strict gap on any edge normal separates two convex polygons.
+        !self.separated(other, |low, high| high < low)
     }
 
     /// Whether the interiors share a point.
     pub fn overlaps(&self, other: &Self) -> bool {
+        // Interiors are apart when the projections at most meet on some normal.
+        !self.separated(other, |low, high| high <= low)
+    }
+
+    /// Whether some edge normal of either triangle has the two projections apart
+    /// as `apart(start of one, end of the other)` says.
+    fn separated(&self, other: &Self, apart: impl Fn(i64, i64) -> bool) -> bool {
         self.normals()
             .into_iter()
             .chain(other.normals())
-            .all(|axis| {
+            .any(|axis| {
                 let (a0, a1) = self.project(axis);
                 let (b0, b1) = other.project(axis);
-                !(a1 <= b0 || b1 <= a0)
+                apart(b0, a1) || apart(a0, b1)
             })
     }
 

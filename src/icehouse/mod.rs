@@ -11,6 +11,7 @@
 //! that changes nothing.
 
 mod ai;
+mod fleet;
 mod game;
 mod geometry;
 mod picture;
@@ -18,11 +19,11 @@ mod propose;
 mod typed;
 
 pub use ai::{Level, choose};
+pub use fleet::{Fleet, FleetError, MAX_OF_A_SIZE, POINTS, Setup, Squadron, check_points};
 pub use game::{
-    ACTIONS_PER_TURN, Action, BREAKTHROUGH_TURNS, EndReason, Ending, Fleet, FleetError, Game, Goal,
-    HOME_DEPTH, Hit, MAX_OF_A_SIZE, POINTS, Placed, PlacementError, Played, QUIET_TURNS, Refusal,
-    Setup, Ship, ShipName, Shot, Side, Squadron, Step, Steps, check_placement, check_points,
-    through,
+    ACTIONS_PER_TURN, Action, BREAKTHROUGH_TURNS, EndReason, Ending, Game, Goal, HOME_DEPTH, Hit,
+    Placed, PlacementError, Played, QUIET_TURNS, Refusal, Ship, ShipName, Shot, Side, Step, Steps,
+    check_placement, through,
 };
 pub use geometry::{
     Broadside, Field, POSE_SLACK, Point, Pose, Size, TABLE_H, TABLE_W, Triangle, round_div,

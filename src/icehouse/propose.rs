@@ -4,7 +4,8 @@
 
 use rand::RngExt;
 
-use super::game::{Fleet, Game, Goal, HOME_DEPTH, Placed, Refusal, Shot, Side, Step};
+use super::fleet::Fleet;
+use super::game::{Game, Goal, HOME_DEPTH, Placed, Refusal, Shot, Side, Step};
 use super::geometry::{Broadside, Point, Pose, Size, TABLE_H, TABLE_W, Triangle};
 
 /// Headings tried either side of the asked one, half a degree apart.

@@ -211,12 +211,7 @@ impl Session {
         let fleet = if let Some(fleet) = fleet {
             fleet
         } else {
-            let count = |size| ships.iter().filter(|s| s.size == size).count() as u8;
-            let own = ice::Fleet::new(
-                count(ice::Size::Large),
-                count(ice::Size::Medium),
-                count(ice::Size::Small),
-            );
+            let own = ice::Fleet::of(ships);
             ice::check_points(own).map_err(|e| CommandError::Illegal(e.to_string()))?;
             own
         };
