@@ -119,10 +119,10 @@ enum Command {
         /// Archimedes' board: 6, 8 or 10 (default 8).
         #[arg(long, value_name = "SIDE")]
         size: Option<u8>,
-        /// Archimedes and Icehouse Armada: seconds a move (an Icehouse step) may take
-        /// (10–600; default 60, Icehouse 90) before the other player may claim the
-        /// game, after the grace.
-        #[arg(long, value_name = "SECONDS",
+        /// Archimedes and Icehouse Armada: seconds a move (an Icehouse turn, all its
+        /// actions; `--turn-time`) may take (10–600; default 60, Icehouse 90) before the
+        /// other player may claim the game, after the grace.
+        #[arg(long, visible_alias = "turn-time", value_name = "SECONDS",
               value_parser = clap::value_parser!(u32).range(10..=600))]
         move_time: Option<u32>,
         #[command(flatten)]

@@ -167,6 +167,14 @@ fn open_table_line<G: armada::driver::OpenGame>(
             who(*claimant)
         )),
         Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
+        Event::Table(Note::DrawOffered(seat)) if *seat == me => {
+            Some("you offered a draw; it stands until the other player answers or acts".into())
+        }
+        Event::Table(Note::DrawOffered(_)) => Some(
+            "the other player offers a draw: type `accept` or `decline` (acting declines it)"
+                .into(),
+        ),
+        Event::Table(Note::DrawDeclined(seat)) => Some(format!("{} declined the draw", who(*seat))),
         Event::Table(Note::Settled(verdict)) => Some(format!("verdict: {verdict}")),
         Event::Table(Note::Left { seat, reason }) => {
             Some(format!("{} left the table: {reason}", who(*seat)))
@@ -309,9 +317,20 @@ pub fn report_icehouse(
     }
     if matches!(event, Event::Table(_)) {
         let hint = match session.owed() {
-            Owed::Choose => Some("you choose: type `first` to move first, `second` to let them"),
-            Owed::Place(..) => Some("place your fleet: type `place` (at random in your strip)"),
-            Owed::Act => Some("your action: move, fire or end (type help for the forms)"),
+            Owed::Choose => {
+                Some("you choose: type `first` to move first, `second` to let them".to_owned())
+            }
+            Owed::Place(side, Some(fleet), _) => Some(format!(
+                "place your fleet ({fleet}) in the {side} strip: type `place` (at random) or \
+                 every ship by hand (type help for the form)"
+            )),
+            Owed::Place(side, None, _) => Some(format!(
+                "build a fleet worth 12 (L 3, M 2, S 1) in the {side} strip: type `place 2L3M` \
+                 for yours at random, `place` for 1L 3M 3S, or every ship by hand"
+            )),
+            Owed::Act => {
+                Some("your action: move, fire or end (type help for the forms)".to_owned())
+            }
             Owed::PlayAgain | Owed::Nothing => None,
         };
         if let Some(hint) = hint {

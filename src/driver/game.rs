@@ -191,28 +191,28 @@ impl Computer<arch::Session> for ArchimedesBot {
 impl Game for ice_session::Session {
     type Bot = IcehouseBot;
     const TYPED_MOVES: &'static str = "moves: first | second (who moves first, when you choose), \
-     place (your fleet placed at random in your strip), move S2 412.5,300 420,326.4 | move S2 +30 -15, \
-     fire L1 port at m3 | fire L1 port o=1200 j=500 at m3 p=401.2,330, end; also: resign, again, quit";
+     place (your fleet at random in your strip) | place 2L3M (a points fleet of your own) | place L* 120,60 90 M 300,60 90 … (each ship's size, stern in mm, heading in degrees; * the flagship), move S2 412.5,300 420,326.4 | move S2 +30 -15, \
+     fire L1 port at m3 | fire L1 port o=1200 j=500 at m3 p=401.2,330, end; also: draw (offer one in your turn), accept, decline, resign, again, quit";
 
     fn typed(&self, line: &str) -> Result<Self::Command, String> {
         use ice_session::Command;
         let text = line.trim();
         Ok(match text.to_lowercase().as_str() {
             "resign" => Command::Resign,
+            "draw" => Command::OfferDraw,
+            "accept" => Command::AnswerDraw(true),
+            "decline" => Command::AnswerDraw(false),
             "again" => Command::PlayAgain,
             "first" => Command::Choose(true),
             "second" => Command::Choose(false),
-            "place" => {
+            words if words.split_whitespace().next() == Some("place") => {
                 let IceOwed::Place(side, fleet, goal) = self.owed() else {
                     return Err("no placement is owed now".into());
                 };
-                let fleet = fleet.unwrap_or(crate::icehouse::Fleet::new(1, 3, 3));
-                Command::Place(crate::icehouse::random_placement(
-                    side,
-                    fleet,
-                    goal,
-                    &mut rand::rng(),
-                ))
+                Command::Place(
+                    crate::icehouse::parse_placement(side, fleet, goal, text, &mut rand::rng())
+                        .map_err(|e| e.to_string())?,
+                )
             }
             _ => {
                 let game = self
@@ -279,6 +279,21 @@ impl Computer<ice_session::Session> for IcehouseBot {
     ) -> Option<ice_session::Command> {
         use ice_session::Command;
         use rand::RngExt as _;
+        if let Some(offer) = session.table().draw_offer()
+            && offer.seat != session.seat()
+        {
+            // A captain takes a draw when it is behind in strength afloat.
+            let position = session.table().position()?;
+            let game = position.game()?;
+            let me = if position.south() == Some(session.seat()) {
+                crate::icehouse::Side::South
+            } else {
+                crate::icehouse::Side::North
+            };
+            return Some(Command::AnswerDraw(
+                game.strength(me) < game.strength(me.other()),
+            ));
+        }
         match session.owed() {
             IceOwed::Nothing => None,
             IceOwed::PlayAgain => {

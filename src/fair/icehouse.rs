@@ -638,6 +638,13 @@ impl OpenGame for Icehouse {
             )
         })
     }
+    /// Draws are offered in the game proper, once the fleets are on the table.
+    fn draw_turn(position: &Position) -> Option<u32> {
+        position
+            .game()
+            .filter(|g| g.ending().is_none())
+            .map(ice::Game::turn)
+    }
 }
 
 /// Why an Icehouse game ended.

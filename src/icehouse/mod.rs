@@ -33,4 +33,4 @@ pub use propose::{
     find_shot, heading, nearest_step, offset_toward, pose_at, random_placement, shot_from, step_at,
     step_toward,
 };
-pub use typed::{TypedError, parse};
+pub use typed::{TypedError, parse, parse_placement};

@@ -2,13 +2,17 @@
 //! 420,326.4` (each step's new bow, in millimetres), `move S2 +30 -15` (each step's
 //! turn in degrees, left positive; the program finds the integer bow), `fire L1 port
 //! at m3` (the program finds a clear line), `fire L1 port o=1200 j=500 at m3
-//! p=401.2,330` (the exact shot), `end`.
+//! p=401.2,330` (the exact shot), `end`; and a placement: `place` (at random),
+//! `place 2L3M` (a points fleet of one's own, at random) or `place L* 120,60 90 M
+//! 300,60 90 …` (each ship's size, stern in millimetres and heading in degrees
+//! counterclockwise from east; `*` marks the flagship).
 
 use thiserror::Error;
 
-use super::game::{Action, Game, Shot, Side, Steps};
-use super::geometry::{Broadside, Point};
-use super::propose::{find_shot, heading, step_at};
+use super::fleet::Fleet;
+use super::game::{Action, Game, Goal, Placed, Shot, Side, Steps};
+use super::geometry::{Broadside, Point, Size};
+use super::propose::{find_shot, heading, pose_at, random_placement, step_at};
 
 /// Why a typed line is not an action.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -29,6 +33,104 @@ pub enum TypedError {
     Shot,
     #[error("no clear line of fire from {0} at {1} was found")]
     NoLine(String, String),
+    #[error("{0} is not a fleet like 2L3M or 1L 3M 3S")]
+    Fleet(String),
+    #[error("this setup gives you the fleet {0}; type place, or every ship by hand")]
+    FleetFixed(Fleet),
+    #[error(
+        "a ship by hand reads SIZE x,y DEGREES (stern in mm, heading counterclockwise from east), as L 120,60 90; not {0}"
+    )]
+    Ship(String),
+    #[error("* marks the flagship, and only when the goal is the flagship, once")]
+    Flagship,
+}
+
+/// The placement a typed `place …` line says, for `side` with the setup's `fleet`
+/// (`None`: a points fleet of one's own; `place` alone then lays 1L 3M 3S) and
+/// `goal`. Ships laid by hand are not checked here: the session checks the whole
+/// placement against the page before committing to it.
+pub fn parse_placement<R: rand::Rng + ?Sized>(
+    side: Side,
+    fleet: Option<Fleet>,
+    goal: Goal,
+    line: &str,
+    rng: &mut R,
+) -> Result<Vec<Placed>, TypedError> {
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    if words.is_empty() {
+        let fleet = fleet.unwrap_or(Fleet::new(1, 3, 3));
+        return Ok(random_placement(side, fleet, goal, rng));
+    }
+    if words.iter().any(|w| w.contains(',')) {
+        return by_hand(goal, &words);
+    }
+    let chosen = fleet_of(&words.concat()).ok_or_else(|| TypedError::Fleet(words.join(" ")))?;
+    match fleet {
+        Some(given) if given != chosen => Err(TypedError::FleetFixed(given)),
+        _ => Ok(random_placement(side, chosen, goal, rng)),
+    }
+}
+
+/// A fleet written as counts and size letters: `2L3M`, `1l3m3s`.
+fn fleet_of(text: &str) -> Option<Fleet> {
+    let mut fleet = Fleet::default();
+    let mut digits = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let n: u8 = digits.parse().ok()?;
+        digits.clear();
+        let slot = match c.to_ascii_uppercase() {
+            'L' => &mut fleet.large,
+            'M' => &mut fleet.medium,
+            'S' => &mut fleet.small,
+            _ => return None,
+        };
+        *slot = slot.checked_add(n)?;
+    }
+    (digits.is_empty() && fleet.ships() > 0).then_some(fleet)
+}
+
+/// Ships laid by hand: `SIZE[*] x,y DEGREES`, repeated.
+fn by_hand(goal: Goal, words: &[&str]) -> Result<Vec<Placed>, TypedError> {
+    let mut placed = Vec::new();
+    for ship in words.chunks(3) {
+        let [size, at, degrees] = ship else {
+            return Err(TypedError::Ship(ship.join(" ")));
+        };
+        let bad = || TypedError::Ship(ship.join(" "));
+        let (letter, flagship) = match size.strip_suffix('*') {
+            Some(letter) => (letter, true),
+            None => (*size, false),
+        };
+        let size = Size::ALL
+            .into_iter()
+            .find(|s| letter.eq_ignore_ascii_case(&s.letter().to_string()))
+            .ok_or_else(bad)?;
+        let degrees: f64 = degrees
+            .parse()
+            .ok()
+            .filter(|d: &f64| d.is_finite())
+            .ok_or_else(bad)?;
+        placed.push(Placed {
+            size,
+            pose: pose_at(point(at)?, size, degrees.to_radians()),
+            flagship,
+        });
+    }
+    let marked = placed.iter().filter(|p| p.flagship).count();
+    match (goal, marked) {
+        (Goal::Flagship, 0) => {
+            if let Some(first) = placed.first_mut() {
+                first.flagship = true;
+            }
+        }
+        (Goal::Flagship, 1) | (_, 0) => {}
+        _ => return Err(TypedError::Flagship),
+    }
+    Ok(placed)
 }
 
 /// The action a typed line says, for the side to move.

@@ -37,6 +37,10 @@ pub enum Command {
     /// An action of the game under way.
     Act(Action),
     Resign,
+    /// Offers a draw, once in this side's turn, while no offer stands.
+    OfferDraw,
+    /// Accepts or declines the other side's standing draw offer.
+    AnswerDraw(bool),
     PlayAgain,
     Leave(String),
     LeaveNow(String),
@@ -194,6 +198,8 @@ impl Session {
             Command::Act(action) => open::Command::Move(IceMove::Act(action)),
             Command::Place(ships) => return self.place(now, &ships),
             Command::Resign => open::Command::Resign,
+            Command::OfferDraw => open::Command::OfferDraw,
+            Command::AnswerDraw(accept) => open::Command::AnswerDraw(accept),
             Command::PlayAgain => open::Command::PlayAgain,
             Command::Leave(why) => open::Command::Leave(why),
             Command::LeaveNow(why) => open::Command::LeaveNow(why),

@@ -32,6 +32,10 @@ pub type Table<G> = Observer<Open<G>>;
 pub enum Command<M> {
     Move(M),
     Resign,
+    /// Offers a draw (in a game that has draw offers, in this side's turn).
+    OfferDraw,
+    /// Accepts or declines the other side's standing draw offer.
+    AnswerDraw(bool),
     PlayAgain,
     /// Leaves the table for good: a game under way is resigned and settled first.
     Leave(String),
@@ -203,6 +207,30 @@ impl<G: OpenGame> Session<G> {
                         .table
                         .game_id()
                         .ok_or(CommandError::NotNow("no game"))?,
+                }
+            }
+            Command::OfferDraw => {
+                let table = &self.wire.table;
+                if let Some(why) = table.draw_offer_refusal(self.wire.me) {
+                    return Err(CommandError::NotNow(why));
+                }
+                Payload::DrawOffer {
+                    game: table.game_id().ok_or(CommandError::NotNow("no game"))?,
+                    number: table.steps().len() as u32 + table.voided(),
+                }
+            }
+            Command::AnswerDraw(accept) => {
+                let table = &self.wire.table;
+                let offer = table
+                    .draw_offer()
+                    .filter(|o| o.seat != self.wire.me)
+                    .ok_or(CommandError::NotNow(
+                        "no draw offer of the other side stands",
+                    ))?;
+                Payload::DrawAnswer {
+                    game: table.game_id().ok_or(CommandError::NotNow("no game"))?,
+                    number: offer.number,
+                    accept,
                 }
             }
             Command::PlayAgain => {

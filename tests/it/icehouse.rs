@@ -804,6 +804,67 @@ fn a_person_types_moves_and_shots_in_millimetres_and_names() {
     }
 }
 
+/// `place` at the terminal: at random, a points fleet of one's own, or every ship by
+/// hand (size, stern, heading), each checked by the page as the session will.
+#[test]
+fn a_typed_placement_lays_the_fleet_at_random_or_by_hand() {
+    use armada::icehouse::{Fleet, Goal, TypedError, check_placement, parse_placement};
+    let rng = &mut ChaCha8Rng::seed_from_u64(4);
+    let south = Side::South;
+    let random = parse_placement(south, Some(Fleet::HEAVY), Goal::SinkAll, "place", rng).unwrap();
+    assert_eq!(Fleet::of(&random), Fleet::HEAVY);
+    check_placement(south, Goal::SinkAll, Fleet::HEAVY, &random).unwrap();
+    let own = parse_placement(south, None, Goal::SinkAll, "place 2L3M", rng).unwrap();
+    assert_eq!(Fleet::of(&own), Fleet::new(2, 3, 0));
+    check_placement(south, Goal::SinkAll, Fleet::new(2, 3, 0), &own).unwrap();
+    let spaced = parse_placement(south, None, Goal::SinkAll, "place 1l 3m 3s", rng).unwrap();
+    assert_eq!(Fleet::of(&spaced), Fleet::new(1, 3, 3));
+    let line = "place L 100,60 90 L 300,60 90 L* 500,60 90 L 700,60 45.5";
+    let by_hand = parse_placement(south, Some(Fleet::HEAVY), Goal::Flagship, line, rng).unwrap();
+    check_placement(south, Goal::Flagship, Fleet::HEAVY, &by_hand).unwrap();
+    assert_eq!(by_hand[0].pose.stern, Point::new(100_000, 60_000));
+    assert_eq!(
+        by_hand[0].pose.bow,
+        Point::new(100_000, 60_000 + armada::icehouse::Size::Large.slant())
+    );
+    assert!(by_hand[2].flagship && by_hand.iter().filter(|p| p.flagship).count() == 1);
+    // Without a mark, the first ship laid is the flagship.
+    let unmarked = line.replace("L*", "L");
+    let first = parse_placement(south, Some(Fleet::HEAVY), Goal::Flagship, &unmarked, rng).unwrap();
+    assert!(first[0].flagship);
+    // A ship laid in the other strip is the session's to refuse, with the page's reason.
+    let far = parse_placement(
+        south,
+        Some(Fleet::HEAVY),
+        Goal::SinkAll,
+        &line.replace("L*", "L").replace("700,60", "700,560"),
+        rng,
+    )
+    .unwrap();
+    assert!(check_placement(south, Goal::SinkAll, Fleet::HEAVY, &far).is_err());
+    for (line, fleet, error) in [
+        (
+            "place 2L3M",
+            Some(Fleet::HEAVY),
+            TypedError::FleetFixed(Fleet::HEAVY),
+        ),
+        ("place 2X", None, TypedError::Fleet("2X".into())),
+        ("place L 100,60", None, TypedError::Ship("L 100,60".into())),
+        (
+            "place Q 100,60 90",
+            None,
+            TypedError::Ship("Q 100,60 90".into()),
+        ),
+        ("place L* 100,60 90", None, TypedError::Flagship),
+    ] {
+        assert_eq!(
+            parse_placement(south, fleet, Goal::SinkAll, line, rng),
+            Err(error),
+            "{line}"
+        );
+    }
+}
+
 fn assert_sound(game: &Game) {
     let ships: Vec<_> = Side::BOTH
         .iter()

@@ -84,7 +84,7 @@ fn an_icehouse_side_crashed_right_after_a_placement_step_resumes_and_finishes() 
 }
 
 #[test]
-fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
+fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typed_words() {
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
     let host = crate::net::Process::start(
@@ -104,6 +104,12 @@ fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
     // Both placements revealed: the table is drawn, and the person is asked to act.
     guest.wait("+  south");
     guest.wait("your action");
+    // A draw offer: the computer captain, not behind, declines it at once; a
+    // second offer in the turn is refused.
+    guest.say("draw");
+    guest.wait("you offered a draw");
+    guest.wait("they declined the draw");
+    guest.say("draw");
     // A point that is no point is answered and changes nothing; then a pass.
     guest.say("move M1 12;4");
     guest.say("end");
@@ -112,6 +118,7 @@ fn a_person_at_the_terminal_chooses_places_acts_and_resigns_by_typed_words() {
     guest.wait("verdict: the host wins: a resignation");
     let (success, stderr) = guest.finish();
     assert!(stderr.contains("12;4 is not a point"), "{stderr}");
+    assert!(stderr.contains("one draw offer a turn"), "{stderr}");
     assert!(success, "{stderr}");
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");

@@ -17,7 +17,11 @@ use armada_proto::{self as proto, Body, IceAct, PROTOCOL_VERSION, Payload};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-fn settings(setup: proto::IceSetup, goal: proto::IceGoal, host_heavy: bool) -> proto::Settings {
+pub(crate) fn settings(
+    setup: proto::IceSetup,
+    goal: proto::IceGoal,
+    host_heavy: bool,
+) -> proto::Settings {
     proto::Settings {
         game: proto::GameKind::Icehouse {
             setup,
@@ -35,15 +39,15 @@ fn settings(setup: proto::IceSetup, goal: proto::IceGoal, host_heavy: bool) -> p
 type Secret = Option<(Hash, Vec<Placed>)>;
 
 /// Two sides of an Icehouse table, every frame delivered at once.
-struct Pair {
-    sides: [Session<Icehouse>; 2],
+pub(crate) struct Pair {
+    pub(crate) sides: [Session<Icehouse>; 2],
     ids: [Identity; 2],
     secrets: [Secret; 2],
-    rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
 }
 
 impl Pair {
-    fn new(settings: proto::Settings, seed: u64) -> Self {
+    pub(crate) fn new(settings: proto::Settings, seed: u64) -> Self {
         let secret = [7; 32];
         let ids = [Identity::generate(), Identity::generate()];
         let host = Session::host(ids[0].clone(), secret, settings);
@@ -58,7 +62,12 @@ impl Pair {
         pair
     }
 
-    fn deliver(&mut self) {
+    pub(crate) fn deliver(&mut self) {
+        self.deliver_at(0);
+    }
+
+    /// Delivers every frame in flight at time `now`.
+    pub(crate) fn deliver_at(&mut self, now: u64) {
         let mut flight: VecDeque<(usize, Vec<u8>)> = VecDeque::new();
         loop {
             for (i, side) in self.sides.iter_mut().enumerate() {
@@ -70,14 +79,14 @@ impl Pair {
                 return;
             };
             self.sides[to]
-                .handle_message(0, &frame)
+                .handle_message(now, &frame)
                 .expect("an honest frame is taken");
         }
     }
 
     /// What `seat`'s player does next: choose, place and commit, reveal, or act as
     /// a computer captain of `level`.
-    fn next_move(&mut self, seat: Seat, level: Level) -> IceMove {
+    pub(crate) fn next_move(&mut self, seat: Seat, level: Level) -> IceMove {
         let position = self.sides[seat.index()]
             .table()
             .position()
@@ -105,7 +114,7 @@ impl Pair {
     }
 
     /// Plays the game to its end with the two levels (host's, guest's).
-    fn play_out(&mut self, levels: [Level; 2]) {
+    pub(crate) fn play_out(&mut self, levels: [Level; 2]) {
         for _ in 0..20_000 {
             let Some(mover) = self.sides[0].table().mover() else {
                 return;
@@ -119,8 +128,14 @@ impl Pair {
         panic!("the game did not end");
     }
 
-    /// A frame `seat` signs by hand (a lying client), delivered to the other side.
+    /// A step `seat` signs by hand (a lying client), delivered to the other side.
     fn lie(&mut self, seat: Seat, act: IceAct, number: u32) -> u32 {
+        let game = self.sides[seat.index()].table().game_id().expect("a game");
+        self.sign(seat, Payload::Ice { game, number, act })
+    }
+
+    /// A frame `seat` signs by hand (a lying client), delivered to the other side.
+    pub(crate) fn sign(&mut self, seat: Seat, payload: Payload) -> u32 {
         let table = self.sides[seat.index()].table();
         let (seq, prev) = table.chain_head(seat);
         let frame = self.ids[seat.index()].seal(&Body {
@@ -130,11 +145,7 @@ impl Pair {
             seq,
             prev,
             seen: table.last_hash(seat.other()),
-            payload: Payload::Ice {
-                game: table.game_id().expect("a game"),
-                number,
-                act,
-            },
+            payload,
         });
         self.sides[seat.other().index()]
             .handle_message(0, &frame)
@@ -142,7 +153,7 @@ impl Pair {
         seq
     }
 
-    fn verified(&self, seat: Seat) -> verify::Report {
+    pub(crate) fn verified(&self, seat: Seat) -> verify::Report {
         verify::verify(&self.sides[seat.index()].table().transcript_file())
     }
 }
@@ -472,4 +483,66 @@ fn a_placement_outside_the_home_strip_is_a_named_lie_even_when_it_opens_its_comm
         "{}",
         told.reason
     );
+}
+
+/// The clock is a turn's, not a step's: the other side's claim falls due `move_ms`
+/// after the turn began, however many actions came meanwhile; the claim, confirmed
+/// by the slow side's next frame, wins the game on both sides and in `verify`.
+#[test]
+fn a_whole_turn_owed_past_the_turn_time_is_claimed_and_the_claim_wins() {
+    let mut table = settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true);
+    table.move_ms = 10_000;
+    let mut pair = Pair::new(table, 40);
+    for _ in 0..5 {
+        let mover = pair.sides[0].table().mover().unwrap();
+        let mv = pair.next_move(mover, Level::Easy);
+        pair.sides[mover.index()]
+            .handle_command(0, Command::Move(mv))
+            .unwrap();
+        pair.deliver();
+    }
+    let slow = pair.sides[0].table().mover().unwrap();
+    let claimant = slow.other();
+    assert_eq!(pair.sides[claimant.index()].poll_timeout(), Some(10_000));
+    // One action at 8 s does not restart the clock of the turn.
+    let game = pair.sides[0]
+        .table()
+        .position()
+        .unwrap()
+        .game()
+        .unwrap()
+        .clone();
+    let action = (0..200)
+        .map(|_| ice::choose(&game, Level::Hard, &mut pair.rng))
+        .find(|a| *a != ice::Action::EndTurn)
+        .expect("an action other than ending the turn");
+    pair.sides[slow.index()]
+        .handle_command(8_000, Command::Move(IceMove::Act(action)))
+        .unwrap();
+    pair.deliver_at(8_000);
+    assert_eq!(pair.sides[claimant.index()].poll_timeout(), Some(10_000));
+    pair.sides[claimant.index()].handle_timeout(9_999);
+    assert!(
+        pair.sides[claimant.index()].table().claim().is_none(),
+        "not yet"
+    );
+    pair.sides[claimant.index()].handle_timeout(10_000);
+    pair.deliver_at(10_000);
+    let won = Verdict::Decided(armada::fair::table::open::Outcome {
+        winner: Some(claimant),
+        reason: armada::fair::table::open::Reason::Forfeit,
+    });
+    for side in &pair.sides {
+        assert_eq!(side.table().verdicts(), vec![won.clone()]);
+    }
+    for seat in Seat::BOTH {
+        let report = pair.verified(seat);
+        assert_eq!(
+            report.outcome,
+            verify::Outcome::Honest,
+            "{}",
+            report.to_text()
+        );
+        assert!(report.icehouse[0].claimed);
+    }
 }

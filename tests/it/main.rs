@@ -17,6 +17,7 @@ mod deduce;
 mod fuzz;
 mod hostile;
 mod icehouse;
+mod icehouse_draws;
 mod icehouse_net;
 mod icehouse_table;
 mod layers;

@@ -10,6 +10,12 @@
 //! - a resignation (or a leave) counts from the position its sender had seen: the
 //!   one move of the other side it may not have seen yet is void;
 //! - two resignations that crossed make a draw;
+//! - in a game that has draw offers ([`OpenGame::draw_turn`]), the side to move may
+//!   offer one a turn while no offer stands; the other accepts or declines it until
+//!   its own next move, which lapses it. An acceptance counts from what its sender
+//!   had seen: the offerer's moves it had not seen are void (the offerer stood by
+//!   its offer while it moved on), and a resignation of the offerer's it had not
+//!   seen makes the game the draw it offered;
 //! - a game's end is settled once the other side has sent a frame that saw it, or
 //!   ended the game too (nothing can cross it after that); its verdict, signed by
 //!   each side, must say what the record says.
@@ -76,6 +82,12 @@ pub trait OpenGame: Copy + std::fmt::Debug + PartialEq + Eq + Send + Sync + 'sta
     fn play(position: &mut Self::Position, mv: Self::Move) -> Result<Self::Played, String>;
     /// Whether the move played ended the game: the winning side (none: a draw) and why.
     fn ending(played: &Self::Played) -> Option<(Option<Self::Side>, Self::End)>;
+    /// The number of the turn under way, if the side to move may offer a draw now
+    /// (one offer a turn); `None`, the default: the game has no draw offers.
+    fn draw_turn(position: &Self::Position) -> Option<u32> {
+        let _ = position;
+        None
+    }
 }
 
 /// Why a game ended.
@@ -87,6 +99,8 @@ pub enum Reason<E> {
     Resigned,
     /// Both resigned, and neither had seen the other's resignation: a draw.
     BothResigned,
+    /// One offered a draw and the other accepted it.
+    DrawAgreed,
     /// The loser owed a move past its deadline (a claim its next frame confirmed).
     Forfeit,
 }
@@ -104,6 +118,7 @@ impl<E: std::fmt::Display> std::fmt::Display for Outcome<E> {
             Reason::Rules(reason) => reason,
             Reason::Resigned => &"a resignation",
             Reason::BothResigned => &"both resigned",
+            Reason::DrawAgreed => &"a draw offered and accepted",
             Reason::Forfeit => &"a move owed past its deadline",
         };
         match self.winner {
@@ -188,8 +203,12 @@ game_notes! {
             first: Seat,
         },
         Moved(Step<G::Played>),
-        /// A move made void by a resignation that had not seen it.
+        /// A move made void by a resignation (or a draw acceptance) that had not seen it.
         Undone(Step<G::Played>),
+        /// The seat offers a draw.
+        DrawOffered(Seat),
+        /// The seat declined the other's draw offer.
+        DrawDeclined(Seat),
         Ended(Outcome<G::End>),
     }
 }
@@ -210,6 +229,18 @@ pub struct Round<G: OpenGame> {
     voided: u32,
     steps: Vec<Step<G::Played>>,
     outcome: Option<Outcome<G::End>>,
+    /// The draw offer that stands, if any.
+    offer: Option<Offer>,
+    /// The turn of each seat's last draw offer (one a turn).
+    offered: [Option<u32>; 2],
+}
+
+/// A draw offer that stands: its maker, its frame and the move number it was made at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub seat: Seat,
+    pub seq: u32,
+    pub number: u32,
 }
 
 impl<G: OpenGame> Round<G> {
@@ -249,6 +280,8 @@ impl<G: OpenGame> Rules for Open<G> {
             voided: 0,
             steps: Vec::new(),
             outcome: None,
+            offer: None,
+            offered: [None; 2],
         })
     }
     fn opened(
@@ -265,7 +298,11 @@ impl<G: OpenGame> Rules for Open<G> {
         })
     }
     fn game_move(payload: &Payload) -> bool {
-        G::moved(payload).is_some() || matches!(payload, Payload::Resign { .. })
+        G::moved(payload).is_some()
+            || matches!(
+                payload,
+                Payload::Resign { .. } | Payload::DrawOffer { .. } | Payload::DrawAnswer { .. }
+            )
     }
     fn play(
         table: &mut Observer<Self>,
@@ -286,6 +323,12 @@ impl<G: OpenGame> Rules for Open<G> {
                 }
                 Observer::give_up(round, from, seq, seen, notes)
             }
+            Payload::DrawOffer { game, number } => table.offer_draw(frame, game, *number, notes),
+            Payload::DrawAnswer {
+                game,
+                number,
+                accept,
+            } => table.draw_answer(frame, game, (*number, *accept), notes),
             _ => Err(format!("another game's message at {}", G::TABLE)),
         }
     }
@@ -382,6 +425,38 @@ impl<G: OpenGame> Observer<Open<G>> {
         let position = round.position.as_ref()?;
         (round.outcome.is_none() && round.core.lie.is_none())
             .then(|| round.seat(G::mover(position)))
+    }
+
+    /// The draw offer that stands in the current game, while it runs.
+    pub fn draw_offer(&self) -> Option<Offer> {
+        let round = self.round.as_ref()?;
+        round
+            .offer
+            .filter(|_| round.outcome.is_none() && round.core.lie.is_none())
+    }
+
+    /// Why `seat` may not offer a draw now, if it may not.
+    pub fn draw_offer_refusal(&self, seat: Seat) -> Option<&'static str> {
+        let Some(round) = self.round.as_ref() else {
+            return Some("no game under way");
+        };
+        let position = round.position.as_ref();
+        let turn = position.and_then(|p| G::draw_turn(p));
+        if self.mover() != Some(seat) || turn.is_none() {
+            Some("a draw may be offered only in your own turn of the game")
+        } else if round.offered[seat.index()] == turn {
+            Some("one draw offer a turn")
+        } else if round.offer.is_some() {
+            Some("the other side's offer stands: accept or decline it first")
+        } else {
+            None
+        }
+    }
+
+    /// Moves of the current game made void by crossing its end (they count in the
+    /// move numbers all the same).
+    pub fn voided(&self) -> u32 {
+        self.round.as_ref().map_or(0, |r| r.voided)
     }
 
     /// The moves of the current game.
@@ -485,6 +560,10 @@ impl<G: OpenGame> Observer<Open<G>> {
         if round.steps.last().is_some_and(|last| last.seat != from) {
             round.before.clear();
         }
+        // Moving is declining: the other side's offer lapses.
+        if round.offer.is_some_and(|o| o.seat != from) {
+            round.offer = None;
+        }
         if let Some(previous) = round.position.replace(after) {
             round.before.push(previous);
         }
@@ -523,25 +602,7 @@ impl<G: OpenGame> Observer<Open<G>> {
         if round.outcome.is_some() && knew_end(&round.core.ends, from, seen) {
             return Err("a resignation after the game ended".into());
         }
-        // The other side's moves this resignation had not seen are void: where the
-        // resignation arrived first, they came after the end. Only the last run of
-        // that side's moves can be unseen, since each of its moves saw this side's.
-        while let Some(last) = round.steps.last()
-            && last.seat != from
-            && !covers(seen, last.seq)
-            && let Some(before) = round.before.pop()
-            && let Some(step) = round.steps.pop()
-        {
-            round.position = Some(before);
-            round
-                .core
-                .ends
-                .retain(|&(seat, s)| (seat, s) != (step.seat, step.seq));
-            if round.core.ends.is_empty() {
-                round.outcome = None;
-            }
-            notes.push(Note::Undone(step));
-        }
+        Self::void_unseen(round, from, seen, notes);
         let outcome = match round.outcome {
             // Two resignations that crossed: both gave up, nobody wins.
             Some(Outcome {
@@ -561,6 +622,160 @@ impl<G: OpenGame> Observer<Open<G>> {
                 reason: Reason::Resigned,
             },
         };
+        round.outcome = Some(outcome);
+        round.core.ends.push((from, seq));
+        notes.push(Note::Ended(outcome));
+        Ok(())
+    }
+
+    /// Voids the other side's moves that `from`'s frame (ending the game) had not
+    /// seen: where that frame arrived first, they came after the end. Only the last
+    /// run of that side's moves can be unseen, since each of its moves saw this
+    /// side's. The void moves stay on the shadow board, as if they had crossed it.
+    fn void_unseen(round: &mut Round<G>, from: Seat, seen: Option<u32>, notes: &mut Vec<Note<G>>) {
+        let latest = round.position.clone();
+        let mut undone = 0;
+        while let Some(last) = round.steps.last()
+            && last.seat != from
+            && !covers(seen, last.seq)
+            && let Some(before) = round.before.pop()
+            && let Some(step) = round.steps.pop()
+        {
+            round.position = Some(before);
+            round
+                .core
+                .ends
+                .retain(|&(seat, s)| (seat, s) != (step.seat, step.seq));
+            if round.core.ends.is_empty() {
+                round.outcome = None;
+            }
+            notes.push(Note::Undone(step));
+            undone += 1;
+        }
+        if undone > 0 {
+            if round.shadow.is_none() {
+                round.shadow = latest;
+            }
+            round.voided += undone;
+        }
+    }
+
+    /// A draw offer by the side to move, once a turn, while no offer stands.
+    fn offer_draw(
+        &mut self,
+        frame: Heard<'_>,
+        game: &Hash,
+        number: u32,
+        notes: &mut Vec<Note<G>>,
+    ) -> Result<(), String> {
+        let Heard {
+            from, seq, seen, ..
+        } = frame;
+        let round = self.round_for(game)?;
+        let position = round
+            .position
+            .as_ref()
+            .ok_or("a draw offer before the game")?;
+        if round.core.lie.is_some() || round.outcome.is_some() {
+            if round.core.lie.is_none() && knew_end(&round.core.ends, from, seen) {
+                return Err("a draw offer after the game ended".into());
+            }
+            // It crossed the end: it lapsed with the game.
+            notes.push(Note::Void);
+            return Ok(());
+        }
+        let turn = G::draw_turn(position)
+            .ok_or_else(|| format!("a draw offer where {} has none", G::TABLE))?;
+        if round.seat(G::mover(position)) != from {
+            return Err("a draw offer out of turn".into());
+        }
+        if let Some(last) = round.steps.last()
+            && last.seat != from
+            && !covers(seen, last.seq)
+        {
+            return Err("a draw offer made without seeing the other side's move".into());
+        }
+        let made = round.steps.len() as u32 + round.voided;
+        if number != made {
+            return Err(format!(
+                "a draw offer at move number {number}, but {made} moves were made"
+            ));
+        }
+        if round.offered[from.index()] == Some(turn) {
+            return Err("a second draw offer in one turn".into());
+        }
+        if round.offer.is_some() {
+            return Err("a draw offer while the other side's offer stands".into());
+        }
+        round.offer = Some(Offer {
+            seat: from,
+            seq,
+            number,
+        });
+        round.offered[from.index()] = Some(turn);
+        notes.push(Note::DrawOffered(from));
+        Ok(())
+    }
+
+    /// The answer to the other side's standing draw offer; an acceptance ends the
+    /// game in a draw, counting from what its sender had seen.
+    fn draw_answer(
+        &mut self,
+        frame: Heard<'_>,
+        game: &Hash,
+        (number, accept): (u32, bool),
+        notes: &mut Vec<Note<G>>,
+    ) -> Result<(), String> {
+        let Heard {
+            from, seq, seen, ..
+        } = frame;
+        let round = self.round_for(game)?;
+        if round.position.is_none() {
+            return Err("a draw answer before the game".into());
+        }
+        if round.core.lie.is_some() {
+            notes.push(Note::Void);
+            return Ok(());
+        }
+        let offer = round
+            .offer
+            .filter(|o| o.seat == from.other() && o.number == number)
+            .ok_or("an answer to a draw offer that was not made")?;
+        if !covers(seen, offer.seq) {
+            return Err("an answer to a draw offer its sender had not seen".into());
+        }
+        if round.outcome.is_some() && knew_end(&round.core.ends, from, seen) {
+            return Err("a draw answer after the game ended".into());
+        }
+        if !accept {
+            if round.outcome.is_some() {
+                notes.push(Note::Void);
+            } else {
+                round.offer = None;
+                notes.push(Note::DrawDeclined(from));
+            }
+            return Ok(());
+        }
+        Self::void_unseen(round, from, seen, notes);
+        match round.outcome {
+            // Nothing else ended it, or only the offerer's resignation that the
+            // acceptance had not seen: the draw it offered.
+            None
+            | Some(Outcome {
+                reason: Reason::Resigned,
+                ..
+            }) => {}
+            // A confirmed forfeit: the acceptance came too late.
+            Some(_) => {
+                notes.push(Note::Void);
+                return Ok(());
+            }
+        }
+        let outcome = Outcome {
+            winner: None,
+            reason: Reason::DrawAgreed,
+        };
+        round.offer = None;
         round.outcome = Some(outcome);
         round.core.ends.push((from, seq));
         notes.push(Note::Ended(outcome));

@@ -70,6 +70,7 @@ fn arch_ending(o: &arch_table::Outcome) -> Value {
             arch_table::Reason::Rules(Rule::Resigned)
             | arch_table::Reason::Resigned
             | arch_table::Reason::BothResigned => "resigned",
+            arch_table::Reason::DrawAgreed => "draw-agreed",
             arch_table::Reason::Forfeit => "forfeit",
         },
     )
@@ -87,6 +88,7 @@ fn ice_ending(o: &ice_table::Outcome) -> Value {
             open::Reason::Rules(Rule::BrokeThrough) => "broke-through",
             open::Reason::Rules(Rule::Held) => "line-held",
             open::Reason::Resigned | open::Reason::BothResigned => "resigned",
+            open::Reason::DrawAgreed => "draw-agreed",
             open::Reason::Forfeit => "forfeit",
         },
     )

@@ -172,6 +172,7 @@ impl ArchTable {
                             Reason::Resigned => "arch-why-resigned",
                             Reason::BothResigned => "arch-why-both-resigned",
                             Reason::Forfeit => "arch-why-forfeit",
+                            Reason::DrawAgreed => "how-draw",
                         },
                         lie: None,
                     },
