@@ -295,9 +295,10 @@ pub fn report_icehouse(
                 format!("{}: {line}", who(step.seat))
             }
         }),
-        Event::Table(Note::Undone(_)) => {
-            Some("a step is void: the resignation had not seen it".into())
-        }
+        Event::Table(Note::Undone(_)) => Some(
+            "a step is void: the resignation or acceptance that ended the game had not seen it"
+                .into(),
+        ),
         _ => open_table_line(event, me),
     };
     if let Some(line) = line {

@@ -65,11 +65,44 @@ fn two_processes_play_a_whole_icehouse_table_over_tcp() {
     assert_honest_icehouse(&guest_data, 2);
 }
 
+/// Over QUIC, and both sides' transcripts give one record.
+#[test]
+fn two_processes_play_a_whole_icehouse_table_over_quic_and_keep_one_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, guest, host_data, guest_data) = two_bots_with(
+        &ICEHOUSE,
+        dir.path(),
+        "/ip4/127.0.0.1/udp/0/quic-v1",
+        [&[], &[]],
+    );
+    both_succeed(guest, host);
+    let [host_record, guest_record] = [&host_data, &guest_data].map(|data| {
+        assert_honest_icehouse(data, 2);
+        let tables = data.join("tables");
+        let file = std::fs::read_dir(&tables)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "armada"))
+            .unwrap();
+        verify(&std::fs::read(file).unwrap())
+    });
+    assert_eq!(host_record.icehouse, guest_record.icehouse);
+    assert_eq!(host_record.outcome, guest_record.outcome);
+}
+
 #[test]
 fn an_icehouse_side_killed_after_committing_its_placement_resumes_and_reveals_it() {
     killed_and_resumed(&ICEHOUSE, "guest", "you: placement committed");
     killed_and_resumed(&ICEHOUSE, "host", "you: placement committed");
     killed_and_resumed(&ICEHOUSE, "guest", "placement revealed");
+}
+
+/// Killed (SIGKILL) in the middle of the game, after its first moves are played: resumed, it
+/// finishes the table and both records are honest.
+#[test]
+fn an_icehouse_side_killed_mid_game_resumes_and_finishes() {
+    killed_and_resumed(&ICEHOUSE, "host", " moves ");
+    killed_and_resumed(&ICEHOUSE, "guest", " moves ");
 }
 
 /// A side that dies right after its Nth game message (through the choice, the

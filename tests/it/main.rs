@@ -18,6 +18,7 @@ mod fuzz;
 mod hostile;
 mod icehouse;
 mod icehouse_draws;
+mod icehouse_edges;
 mod icehouse_net;
 mod icehouse_table;
 mod layers;
