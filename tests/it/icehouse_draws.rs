@@ -26,21 +26,15 @@ fn at_sea(seed: u64) -> Pair {
         settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
         seed,
     );
-    for _ in 0..5 {
-        let mover = pair.sides[0].table().mover().unwrap();
-        // Before the fleets are on the table nobody may offer a draw.
-        let refused = pair.sides[mover.index()].handle_command(0, Command::OfferDraw);
+    // Before the fleets are on the table nobody may offer a draw.
+    for side in &mut pair.sides {
+        let refused = side.handle_command(0, Command::OfferDraw);
         assert!(
             matches!(refused, Err(CommandError::NotNow(_))),
             "{refused:?}"
         );
-        let mv = pair.next_move(mover, Level::Easy);
-        pair.sides[mover.index()]
-            .handle_command(0, Command::Move(mv))
-            .unwrap();
-        pair.deliver();
     }
-    assert!(pair.sides[0].table().position().unwrap().game().is_some());
+    pair.put_to_sea();
     pair
 }
 
@@ -51,13 +45,7 @@ fn act_unseen(pair: &mut Pair, mover: Seat, count: usize) {
         if sent == count {
             return;
         }
-        let game = pair.sides[mover.index()]
-            .table()
-            .position()
-            .unwrap()
-            .game()
-            .unwrap()
-            .clone();
+        let game = pair.game(mover.index());
         let action = ice::choose(&game, Level::Hard, &mut pair.rng);
         if action == ice::Action::EndTurn {
             continue;
@@ -68,6 +56,14 @@ fn act_unseen(pair: &mut Pair, mover: Seat, count: usize) {
         sent += 1;
     }
     panic!("only {sent} of {count} actions were found");
+}
+
+/// `seat` offers a draw, and the other side hears it.
+fn offer(pair: &mut Pair, seat: Seat) {
+    pair.sides[seat.index()]
+        .handle_command(0, Command::OfferDraw)
+        .unwrap();
+    pair.deliver();
 }
 
 fn end_turn(pair: &mut Pair, seat: Seat) {
@@ -139,6 +135,18 @@ fn every_order_agrees(pair: &Pair, seeds: u64) {
     }
 }
 
+/// A game ended by a frame that crossed `void` actions: `verdict` on both sides,
+/// the actions void in one record from either side, and every order agreeing.
+fn crossed(pair: &Pair, verdict: &Verdict<ice::EndReason>, void: usize) {
+    for side in &pair.sides {
+        assert_eq!(&side.table().verdicts(), std::slice::from_ref(verdict));
+    }
+    let record = verified_alike(pair);
+    assert_eq!(record.void.len(), void, "the crossed actions are void");
+    assert_eq!(record.moves.len(), 5, "the placement steps stand");
+    every_order_agrees(pair, 40);
+}
+
 #[test]
 fn a_draw_offered_in_the_own_turn_and_accepted_is_a_draw_on_both_sides_and_in_verify() {
     let mut pair = at_sea(31);
@@ -149,10 +157,7 @@ fn a_draw_offered_in_the_own_turn_and_accepted_is_a_draw_on_both_sides_and_in_ve
         matches!(refused, Err(CommandError::NotNow(_))),
         "{refused:?}"
     );
-    pair.sides[mover.index()]
-        .handle_command(0, Command::OfferDraw)
-        .unwrap();
-    pair.deliver();
+    offer(&mut pair, mover);
     for side in &pair.sides {
         assert_eq!(side.table().draw_offer().map(|o| o.seat), Some(mover));
     }
@@ -177,10 +182,7 @@ fn a_draw_offered_in_the_own_turn_and_accepted_is_a_draw_on_both_sides_and_in_ve
 fn a_declined_offer_is_not_made_again_that_turn_and_a_forged_second_one_is_a_named_lie() {
     let mut pair = at_sea(32);
     let mover = pair.sides[0].table().mover().unwrap();
-    pair.sides[mover.index()]
-        .handle_command(0, Command::OfferDraw)
-        .unwrap();
-    pair.deliver();
+    offer(&mut pair, mover);
     pair.sides[mover.other().index()]
         .handle_command(0, Command::AnswerDraw(false))
         .unwrap();
@@ -209,10 +211,7 @@ fn acting_declines_an_offer_and_a_forged_answer_to_it_is_a_named_lie() {
     let mut pair = at_sea(33);
     let mover = pair.sides[0].table().mover().unwrap();
     let other = mover.other();
-    pair.sides[mover.index()]
-        .handle_command(0, Command::OfferDraw)
-        .unwrap();
-    pair.deliver();
+    offer(&mut pair, mover);
     // The offer stands through the offerer's end of turn, into the other's turn.
     end_turn(&mut pair, mover);
     assert_eq!(
@@ -262,23 +261,14 @@ fn acting_declines_an_offer_and_a_forged_answer_to_it_is_a_named_lie() {
 fn an_acceptance_crossing_the_offerers_actions_voids_them_in_every_order_of_arrival() {
     let mut pair = at_sea(34);
     let mover = pair.sides[0].table().mover().unwrap();
-    pair.sides[mover.index()]
-        .handle_command(0, Command::OfferDraw)
-        .unwrap();
-    pair.deliver();
+    offer(&mut pair, mover);
     // The offerer acts twice more; the other accepts having seen neither action.
     act_unseen(&mut pair, mover, 2);
     pair.sides[mover.other().index()]
         .handle_command(0, Command::AnswerDraw(true))
         .unwrap();
     pair.deliver();
-    for side in &pair.sides {
-        assert_eq!(side.table().verdicts(), vec![DRAW]);
-    }
-    let record = verified_alike(&pair);
-    assert_eq!(record.void.len(), 2, "both actions are void");
-    assert_eq!(record.moves.len(), 5, "the placement steps stand");
-    every_order_agrees(&pair, 40);
+    crossed(&pair, &DRAW, 2);
 }
 
 /// Regression: a resignation crossing two actions, taken in between them by an
@@ -293,15 +283,11 @@ fn a_resignation_crossing_several_actions_reaches_one_verdict_in_every_order() {
         .handle_command(0, Command::Resign)
         .unwrap();
     pair.deliver();
-    assert_eq!(
-        pair.sides[0].table().verdicts(),
-        vec![Verdict::Decided(Outcome {
-            winner: Some(mover),
-            reason: Reason::Resigned,
-        })]
-    );
-    assert_eq!(verified_alike(&pair).void.len(), 2);
-    every_order_agrees(&pair, 40);
+    let resigned = Verdict::Decided(Outcome {
+        winner: Some(mover),
+        reason: Reason::Resigned,
+    });
+    crossed(&pair, &resigned, 2);
 }
 
 /// The offerer resigned while the other side, not having seen it, accepted: the
@@ -310,10 +296,7 @@ fn a_resignation_crossing_several_actions_reaches_one_verdict_in_every_order() {
 fn an_acceptance_crossing_the_offerers_resignation_is_the_draw_it_offered() {
     let mut pair = at_sea(36);
     let mover = pair.sides[0].table().mover().unwrap();
-    pair.sides[mover.index()]
-        .handle_command(0, Command::OfferDraw)
-        .unwrap();
-    pair.deliver();
+    offer(&mut pair, mover);
     pair.sides[mover.index()]
         .handle_command(0, Command::Resign)
         .unwrap();

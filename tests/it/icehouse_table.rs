@@ -113,6 +113,31 @@ impl Pair {
         IceMove::Commit(hash)
     }
 
+    /// The game at sea as side `i` (0 host, 1 guest) sees it.
+    pub(crate) fn game(&self, i: usize) -> ice::Game {
+        self.sides[i]
+            .table()
+            .position()
+            .expect("a game")
+            .game()
+            .expect("the fleets are on the table")
+            .clone()
+    }
+
+    /// Plays the five steps before the fleets are on the table: the choice, the
+    /// commitments and the reveals.
+    pub(crate) fn put_to_sea(&mut self) {
+        for _ in 0..5 {
+            let mover = self.sides[0].table().mover().unwrap();
+            let mv = self.next_move(mover, Level::Easy);
+            self.sides[mover.index()]
+                .handle_command(0, Command::Move(mv))
+                .unwrap();
+            self.deliver();
+        }
+        assert!(self.sides[0].table().position().unwrap().game().is_some());
+    }
+
     /// Plays the game to its end with the two levels (host's, guest's).
     pub(crate) fn play_out(&mut self, levels: [Level; 2]) {
         for _ in 0..20_000 {
@@ -281,22 +306,9 @@ fn an_illegal_step_signed_by_a_lying_client_is_named_and_changes_nothing() {
         8,
     );
     // Five honest steps: the choice, two commitments, two reveals.
-    for _ in 0..5 {
-        let mover = pair.sides[0].table().mover().unwrap();
-        let mv = pair.next_move(mover, Level::Easy);
-        pair.sides[mover.index()]
-            .handle_command(0, Command::Move(mv))
-            .unwrap();
-        pair.deliver();
-    }
+    pair.put_to_sea();
     let mover = pair.sides[0].table().mover().unwrap();
-    let game = pair.sides[0]
-        .table()
-        .position()
-        .unwrap()
-        .game()
-        .unwrap()
-        .clone();
+    let game = pair.game(Seat::Host.index());
     let ship = game.ships(game.to_move())[0];
     // A step that turns straight back.
     let back = ice::Point::new(ship.pose.stern.x, ship.pose.stern.y);
@@ -343,79 +355,6 @@ fn a_commitment_binds_the_game_the_seat_the_salt_and_every_ship() {
     let mut moved = ships.clone();
     moved[3].pose.bow.x += 1;
     assert_ne!(base, commitment(&[1; 32], Seat::Host, &[2; 32], &moved));
-}
-
-/// Regression: a resignation that crossed two actions of the other side's turn (a
-/// side may act three times in a row) voids both at either side, whichever arrived
-/// first — the open table once voided only one, and the second was called a lie.
-#[test]
-fn a_resignation_crossing_several_actions_voids_them_all_on_both_sides() {
-    let mut pair = Pair::new(
-        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
-        21,
-    );
-    for _ in 0..5 {
-        let mover = pair.sides[0].table().mover().unwrap();
-        let mv = pair.next_move(mover, Level::Easy);
-        pair.sides[mover.index()]
-            .handle_command(0, Command::Move(mv))
-            .unwrap();
-        pair.deliver();
-    }
-    let mover = pair.sides[0].table().mover().unwrap();
-    // Two actions of the mover, neither delivered: moves of two different ships.
-    let mut sent = 0;
-    for _ in 0..200 {
-        if sent == 2 {
-            break;
-        }
-        let game = pair.sides[mover.index()]
-            .table()
-            .position()
-            .unwrap()
-            .game()
-            .unwrap()
-            .clone();
-        let action = ice::choose(&game, Level::Hard, &mut pair.rng);
-        if action == ice::Action::EndTurn {
-            continue;
-        }
-        pair.sides[mover.index()]
-            .handle_command(0, Command::Move(IceMove::Act(action)))
-            .unwrap();
-        sent += 1;
-    }
-    assert_eq!(sent, 2, "two actions were found");
-    // The other side resigns, having seen neither.
-    pair.sides[mover.other().index()]
-        .handle_command(0, Command::Resign)
-        .unwrap();
-    pair.deliver();
-    let verdicts = pair.sides[0].table().verdicts();
-    assert_eq!(pair.sides[1].table().verdicts(), verdicts);
-    assert_eq!(
-        verdicts,
-        vec![Verdict::Decided(armada::fair::table::open::Outcome {
-            winner: Some(mover),
-            reason: armada::fair::table::open::Reason::Resigned,
-        })]
-    );
-    let [host, guest] = Seat::BOTH.map(|seat| pair.verified(seat));
-    for report in [&host, &guest] {
-        assert_eq!(
-            report.outcome,
-            verify::Outcome::Honest,
-            "{}",
-            report.to_text()
-        );
-        let game = &report.icehouse[0];
-        assert_eq!(game.moves.len(), 5, "the placement steps stand");
-        assert_eq!(game.void.len(), 2, "both actions are void");
-    }
-    assert_eq!(
-        host.icehouse, guest.icehouse,
-        "one record from either side's frames"
-    );
 }
 
 /// A placement that opens its commitment but breaks the page (here: laid in the
@@ -493,25 +432,12 @@ fn a_whole_turn_owed_past_the_turn_time_is_claimed_and_the_claim_wins() {
     let mut table = settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true);
     table.move_ms = 10_000;
     let mut pair = Pair::new(table, 40);
-    for _ in 0..5 {
-        let mover = pair.sides[0].table().mover().unwrap();
-        let mv = pair.next_move(mover, Level::Easy);
-        pair.sides[mover.index()]
-            .handle_command(0, Command::Move(mv))
-            .unwrap();
-        pair.deliver();
-    }
+    pair.put_to_sea();
     let slow = pair.sides[0].table().mover().unwrap();
     let claimant = slow.other();
     assert_eq!(pair.sides[claimant.index()].poll_timeout(), Some(10_000));
     // One action at 8 s does not restart the clock of the turn.
-    let game = pair.sides[0]
-        .table()
-        .position()
-        .unwrap()
-        .game()
-        .unwrap()
-        .clone();
+    let game = pair.game(Seat::Host.index());
     let action = (0..200)
         .map(|_| ice::choose(&game, Level::Hard, &mut pair.rng))
         .find(|a| *a != ice::Action::EndTurn)

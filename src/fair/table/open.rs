@@ -252,6 +252,14 @@ impl<G: OpenGame> Round<G> {
         }
     }
 
+    /// Whether a frame of `from` that had seen up to `seen` saw the other side's
+    /// last move (the turn order says a move or an offer must).
+    fn saw_last(&self, from: Seat, seen: Option<u32>) -> bool {
+        self.steps
+            .last()
+            .is_none_or(|last| last.seat == from || covers(seen, last.seq))
+    }
+
     fn seat(&self, side: G::Side) -> Seat {
         if side == G::FIRST {
             self.core.first
@@ -537,10 +545,7 @@ impl<G: OpenGame> Observer<Open<G>> {
         if G::mover(board) != side {
             return Err(format!("a move ({mv}) out of turn"));
         }
-        if let Some(last) = round.steps.last()
-            && last.seat != from
-            && !covers(seen, last.seq)
-        {
+        if !round.saw_last(from, seen) {
             return Err(format!(
                 "a move ({mv}) made without seeing the other side's move"
             ));
@@ -689,10 +694,7 @@ impl<G: OpenGame> Observer<Open<G>> {
         if round.seat(G::mover(position)) != from {
             return Err("a draw offer out of turn".into());
         }
-        if let Some(last) = round.steps.last()
-            && last.seat != from
-            && !covers(seen, last.seq)
-        {
+        if !round.saw_last(from, seen) {
             return Err("a draw offer made without seeing the other side's move".into());
         }
         let made = round.steps.len() as u32 + round.voided;
