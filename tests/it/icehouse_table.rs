@@ -124,6 +124,52 @@ impl Pair {
             .clone()
     }
 
+    /// A copy of the table to try something on (its own random numbers).
+    fn fork(&mut self) -> Self {
+        Self {
+            sides: self.sides.clone(),
+            ids: self.ids.clone(),
+            secrets: self.secrets.clone(),
+            rng: ChaCha8Rng::seed_from_u64(self.rng.random()),
+        }
+    }
+
+    /// `seat` commits to `ships` (kept to reveal when due).
+    fn commit(&mut self, seat: Seat, ships: Vec<Placed>) {
+        let position = self.sides[seat.index()].table().position().unwrap();
+        let salt: Hash = self.rng.random();
+        let hash = position.commit_for(seat, &salt, &ships);
+        self.secrets[seat.index()] = Some((salt, ships));
+        self.sides[seat.index()]
+            .handle_command(0, Command::Move(IceMove::Commit(hash)))
+            .unwrap();
+        self.deliver();
+    }
+
+    /// The fleets laid where the caller says: the chooser moves first (south).
+    fn put_to_sea_as(&mut self, south: &[Placed], north: &[Placed]) -> Seat {
+        let chooser = self.sides[0].table().mover().unwrap();
+        self.sides[chooser.index()]
+            .handle_command(
+                0,
+                Command::Move(IceMove::Choose {
+                    chooser_first: true,
+                }),
+            )
+            .unwrap();
+        self.deliver();
+        self.commit(chooser, south.to_vec());
+        self.commit(chooser.other(), north.to_vec());
+        for seat in [chooser, chooser.other()] {
+            let mv = self.next_move(seat, Level::Easy);
+            self.sides[seat.index()]
+                .handle_command(0, Command::Move(mv))
+                .unwrap();
+            self.deliver();
+        }
+        chooser
+    }
+
     /// Plays the five steps before the fleets are on the table: the choice, the
     /// commitments and the reveals.
     pub(crate) fn put_to_sea(&mut self) {
@@ -300,47 +346,6 @@ fn a_reveal_that_does_not_open_its_commitment_is_a_named_lie() {
 }
 
 #[test]
-fn an_illegal_step_signed_by_a_lying_client_is_named_and_changes_nothing() {
-    let mut pair = Pair::new(
-        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
-        8,
-    );
-    // Five honest steps: the choice, two commitments, two reveals.
-    pair.put_to_sea();
-    let mover = pair.sides[0].table().mover().unwrap();
-    let game = pair.game(Seat::Host.index());
-    let ship = game.ships(game.to_move())[0];
-    // A step that turns straight back.
-    let back = ice::Point::new(ship.pose.stern.x, ship.pose.stern.y);
-    let act = IceAct::Move {
-        ship: 0,
-        bows: vec![proto::IcePoint {
-            x: back.x as i32,
-            y: back.y as i32,
-        }],
-    };
-    let seq = pair.lie(mover, act, 5);
-    let named = pair.sides[mover.other().index()].table().settled().cloned();
-    let Some(Verdict::Lie(told)) = named else {
-        panic!("no lie named");
-    };
-    assert_eq!((told.liar, told.seq), (mover, seq));
-    assert!(
-        told.reason.starts_with("an illegal move"),
-        "{}",
-        told.reason
-    );
-    let after = pair.sides[mover.other().index()]
-        .table()
-        .position()
-        .unwrap();
-    assert_eq!(
-        after.game().unwrap().ships(game.to_move())[0].pose,
-        ship.pose
-    );
-}
-
-#[test]
 fn a_commitment_binds_the_game_the_seat_the_salt_and_every_ship() {
     let ships = ice::random_placement(
         ice::Side::South,
@@ -471,4 +476,169 @@ fn a_whole_turn_owed_past_the_turn_time_is_claimed_and_the_claim_wins() {
         );
         assert!(report.icehouse[0].claimed);
     }
+}
+
+/// A ship laid with its stern at (x, y) mm, heading east, north, west or south.
+fn laid(size: ice::Size, x: i64, y: i64, heading: u16) -> Placed {
+    let stern = ice::Point::new(x * 1000, y * 1000);
+    let s = size.slant();
+    let (dx, dy) = match heading {
+        0 => (s, 0),
+        90 => (0, s),
+        180 => (-s, 0),
+        _ => (0, -s),
+    };
+    Placed {
+        size,
+        pose: ice::Pose::new(stern, ice::Point::new(stern.x + dx, stern.y + dy)),
+        flagship: false,
+    }
+}
+
+/// A table laid out for lies, south (the guest, light) to move: M1 and M2 bow to bow
+/// 17 mm apart, M3 and M4 and three small ships heading north, S1 at the west edge
+/// heading west; north's four large ships in a row heading south.
+fn laid_out() -> (Pair, Seat) {
+    use ice::Size::{Large, Medium, Small};
+    let mut pair = Pair::new(
+        settings(proto::IceSetup::Basic, proto::IceGoal::SinkAll, true),
+        50,
+    );
+    let south = [
+        laid(Medium, 200, 60, 0),
+        laid(Medium, 290, 60, 180),
+        laid(Medium, 450, 60, 90),
+        laid(Medium, 600, 60, 90),
+        laid(Small, 35, 60, 180),
+        laid(Small, 700, 60, 90),
+        laid(Small, 750, 60, 90),
+        laid(Small, 800, 60, 90),
+    ];
+    let north = [100, 300, 500, 700].map(|x| laid(Large, x, 500, 270));
+    let liar = pair.put_to_sea_as(&south, &north);
+    assert_eq!(liar, Seat::Guest);
+    (pair, liar)
+}
+
+/// South's move of ship `ship` by `steps` steps of (dx, dy) each from its bow.
+fn straight(game: &ice::Game, ship: u8, (dx, dy): (i64, i64), steps: i64) -> ice::Action {
+    let bow = game.ships(ice::Side::South)[usize::from(ship)].pose.bow;
+    let bows: Vec<ice::Point> = (1..=steps)
+        .map(|k| ice::Point::new(bow.x + k * dx, bow.y + k * dy))
+        .collect();
+    ice::Action::Move {
+        ship,
+        steps: ice::Steps::new(&bows).unwrap(),
+    }
+}
+
+/// `liar` signs `action` as step `number` on a copy of the table: the other side
+/// names it a lie (the reason returned), changes nothing, and `verify` agrees.
+fn named_lie(pair: &mut Pair, liar: Seat, action: ice::Action, number: u32) -> String {
+    let mut table = pair.fork();
+    let honest = liar.other();
+    let before = table.game(honest.index());
+    let seq = table.lie(
+        liar,
+        armada::fair::icehouse::act(&IceMove::Act(action)),
+        number,
+    );
+    let Some(Verdict::Lie(told)) = table.sides[honest.index()].table().settled().cloned() else {
+        panic!("{action:?}: no lie named");
+    };
+    assert_eq!((told.liar, told.seq), (liar, seq));
+    assert_eq!(table.game(honest.index()), before, "nothing changed");
+    let report = table.verified(honest);
+    assert!(
+        matches!(&report.outcome, verify::Outcome::Lie(l) if l.liar == liar && l.seq == seq),
+        "{}",
+        report.to_text()
+    );
+    told.reason
+}
+
+/// Every kind of illegal step and shot signed by a lying client on a laid-out
+/// position is a lie named with the engine's refusal at the other side's table and
+/// in `verify`, and changes nothing there.
+#[test]
+fn every_kind_of_illegal_step_or_shot_signed_by_a_liar_is_named_with_its_reason() {
+    let (mut pair, liar) = laid_out();
+    let game = pair.game(0);
+    let (m, s) = (ice::Size::Medium.slant(), ice::Size::Small.slant());
+    let stern = game.ships(ice::Side::South)[2].pose.stern;
+    let cases = [
+        (
+            straight(&game, 2, (0, m + 10_000), 1),
+            "is not one ship length from",
+        ),
+        (
+            ice::Action::Move {
+                ship: 2,
+                steps: ice::Steps::new(&[stern]).unwrap(),
+            },
+            "turns too sharply",
+        ),
+        (straight(&game, 4, (-s, 0), 1), "is off the table"),
+        (
+            straight(&game, 0, (m, 0), 1),
+            "touches south's medium ship M2",
+        ),
+        (
+            straight(&game, 2, (0, m), 3),
+            "takes at most 2 steps, not 3",
+        ),
+        (
+            ice::Action::Fire(ice::Shot {
+                ship: 2,
+                side: ice::Broadside::Port,
+                o: 0,
+                j: 0,
+                target: 0,
+                at: game.ships(ice::Side::North)[0].pose.bow,
+            }),
+            "is not in the field of fire",
+        ),
+    ];
+    for (action, says) in cases {
+        let refusal = game.check(&action).expect_err(says).to_string();
+        assert!(refusal.contains(says), "{refusal} / {says}");
+        let reason = named_lie(&mut pair, liar, action, 5);
+        assert!(
+            reason.starts_with("an illegal move") && reason.ends_with(&refusal),
+            "{reason}"
+        );
+    }
+}
+
+/// A ship that moved moving again, and a fourth action after the turn's three, are
+/// named lies too.
+#[test]
+fn a_second_move_of_one_ship_and_a_fourth_action_signed_by_a_liar_are_named() {
+    let (mut pair, liar) = laid_out();
+    let game = pair.game(0);
+    let (m, s) = (ice::Size::Medium.slant(), ice::Size::Small.slant());
+    let honest_steps = [
+        straight(&game, 2, (0, m), 1),
+        straight(&game, 3, (0, m), 1),
+        straight(&game, 5, (0, s), 1),
+    ];
+    pair.sides[liar.index()]
+        .handle_command(0, Command::Move(IceMove::Act(honest_steps[0])))
+        .unwrap();
+    pair.deliver();
+    let again = straight(&pair.game(0), 2, (0, m), 1);
+    let reason = named_lie(&mut pair, liar, again, 6);
+    assert!(
+        reason.ends_with("M3 has already moved this turn"),
+        "{reason}"
+    );
+    for action in &honest_steps[1..] {
+        pair.sides[liar.index()]
+            .handle_command(0, Command::Move(IceMove::Act(*action)))
+            .unwrap();
+        pair.deliver();
+    }
+    let fourth = straight(&game, 6, (0, s), 1);
+    let reason = named_lie(&mut pair, liar, fourth, 8);
+    assert!(reason.contains("out of turn"), "{reason}");
 }
