@@ -237,6 +237,10 @@ enum Command {
         /// Seed for fleets and choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Icehouse Armada: the goal of every game (sink, flagship, or breakthrough
+        /// with the attacker alternating); default sink.
+        #[arg(long, value_parser = ["sink", "flagship", "breakthrough"])]
+        goal: Option<String>,
     },
     #[cfg(feature = "bench")]
     /// Measures network play on loopback: libp2p ping, a move's round trip, connect
@@ -588,13 +592,14 @@ fn bench_ai(command: &Command) -> Result<u8> {
             classic,
             seed,
             placement,
+            goal,
             ..
         } if game == "icehouse" => {
             anyhow::ensure!(
                 !*classic && placement.is_none() && level.is_none(),
                 "Icehouse Armada measures a --match of two captains"
             );
-            cli::bench_icehouse::bench_ai(versus.as_deref(), *games, *seed)
+            cli::bench_icehouse::bench_ai(versus.as_deref(), *games, *seed, goal.as_deref())
         }
         Command::BenchAi {
             game,
@@ -605,10 +610,11 @@ fn bench_ai(command: &Command) -> Result<u8> {
             classic,
             seed,
             placement,
+            goal,
         } if game == "archimedes" => {
             anyhow::ensure!(
-                !*classic && placement.is_none(),
-                "--classic and --placement are the sea battle's"
+                !*classic && placement.is_none() && goal.is_none(),
+                "--classic and --placement are the sea battle's, --goal Icehouse Armada's"
             );
             cli::bench_archimedes::bench_ai(
                 level.as_deref(),
@@ -625,6 +631,7 @@ fn bench_ai(command: &Command) -> Result<u8> {
             classic,
             seed,
             placement,
+            goal: None,
             ..
         } => cli::bench::bench_ai(
             level
@@ -638,6 +645,7 @@ fn bench_ai(command: &Command) -> Result<u8> {
             *seed,
             *placement,
         ),
+        Command::BenchAi { .. } => anyhow::bail!("--goal is for --game icehouse"),
         _ => anyhow::bail!("not the bench-ai command"),
     }
 }

@@ -1,8 +1,8 @@
 //! `armada bench-ai --game icehouse` (feature `bench`): two captains against each
 //! other with seats and squadrons alternating, every action's thinking time, and
 //! how fast the proposals a window needs are (a line of fire found at a target; the
-//! targets lit under a pointer sliding along a side). The last line carries the
-//! figures.
+//! targets lit under a pointer sliding along a side), and how the games ended. The
+//! last line carries the figures.
 
 use std::time::Instant;
 
@@ -11,7 +11,7 @@ use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
 
 use armada::icehouse::{
-    Broadside, Fleet, Game, Goal, Level, Side, choose, random_placement, shot_from,
+    Broadside, EndReason, Fleet, Game, Goal, Level, Side, choose, random_placement, shot_from,
 };
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -24,10 +24,72 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
+/// The ways a game ended, by reason and, for quiet waters, who won.
+#[derive(Default)]
+struct Endings {
+    all_sunk: u32,
+    flagship_sunk: u32,
+    rammed: u32,
+    quiet: [u32; 3],
+    broke_through: u32,
+    held: u32,
+}
+
+impl Endings {
+    fn count(&mut self, game: &Game) {
+        let Some(ending) = game.ending() else {
+            return;
+        };
+        match ending.reason {
+            EndReason::AllSunk => self.all_sunk += 1,
+            EndReason::FlagshipSunk => self.flagship_sunk += 1,
+            EndReason::Rammed => self.rammed += 1,
+            EndReason::Quiet => self.quiet[ending.winner.map_or(2, Side::index)] += 1,
+            EndReason::BrokeThrough => self.broke_through += 1,
+            EndReason::Held => self.held += 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Endings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "end_all_sunk={} end_flagship_sunk={} end_rammed={} end_quiet_south={} \
+             end_quiet_north={} end_quiet_draw={} end_broke_through={} end_held={}",
+            self.all_sunk,
+            self.flagship_sunk,
+            self.rammed,
+            self.quiet[0],
+            self.quiet[1],
+            self.quiet[2],
+            self.broke_through,
+            self.held
+        )
+    }
+}
+
+/// The goal of game `n` (a breakthrough's attacker alternating every game).
+fn goal_of(name: Option<&str>, n: u32) -> Result<Goal> {
+    Ok(match name.unwrap_or("sink") {
+        "sink" => Goal::SinkAll,
+        "flagship" => Goal::Flagship,
+        "breakthrough" => Goal::Breakthrough {
+            attacker: if n.is_multiple_of(2) {
+                Side::South
+            } else {
+                Side::North
+            },
+        },
+        other => anyhow::bail!("{other} is not a goal: sink, flagship or breakthrough"),
+    })
+}
+
 /// Pits `a` against `b` over `games` games (a south in even games, squadrons
-/// alternating every two), measuring each action and, at the start of every turn,
-/// the targets lit from each ship's two sides at five places of the shadow.
-pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
+/// alternating every two) with one `goal`, measuring each action and, at the start
+/// of every turn, the targets lit from each ship's two sides at five places of the
+/// shadow.
+pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64, goal: Option<&str>) -> Result<u8> {
     let (a, b) = versus
         .unwrap_or("hard:medium")
         .split_once(':')
@@ -40,17 +102,19 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
     let (mut wins, mut losses, mut draws, mut turns) = (0u32, 0u32, 0u32, 0u64);
     let mut think: Vec<f64> = Vec::new();
     let mut lit: Vec<f64> = Vec::new();
+    let mut endings = Endings::default();
     for n in 0..games {
+        let goal_n = goal_of(goal, n)?;
         let a_side = if n % 2 == 0 { Side::South } else { Side::North };
         let fleets = if n % 4 < 2 {
             [Fleet::HEAVY, Fleet::LIGHT]
         } else {
             [Fleet::LIGHT, Fleet::HEAVY]
         };
-        let placements = Side::BOTH
-            .map(|side| random_placement(side, fleets[side.index()], Goal::SinkAll, &mut rng));
+        let placements =
+            Side::BOTH.map(|side| random_placement(side, fleets[side.index()], goal_n, &mut rng));
         let mut game = Game::new(
-            Goal::SinkAll,
+            goal_n,
             fleets,
             [placements[0].as_slice(), placements[1].as_slice()],
         )
@@ -70,6 +134,7 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
                 .map_err(|e| anyhow::anyhow!("a captain's action was refused: {e}"))?;
         }
         turns += u64::from(game.turn());
+        endings.count(&game);
         match game.ending().and_then(|e| e.winner) {
             Some(w) if w == a_side => wins += 1,
             Some(_) => losses += 1,
@@ -81,7 +146,7 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
     super::emit(&format!(
         "match={}:{} games={games} wins={wins} losses={losses} draws={draws} win_rate={:.3} \
          turns_mean={:.1} think_p50_ms={:.3} think_p99_ms={:.3} lit_positions={} lit_p50_ms={:.3} \
-         lit_p99_ms={:.3} lit_max_ms={:.3}\n",
+         lit_p99_ms={:.3} lit_max_ms={:.3} goal={} {endings}\n",
         levels[0].name(),
         levels[1].name(),
         f64::from(wins) / f64::from(games.max(1)),
@@ -92,6 +157,7 @@ pub fn bench_ai(versus: Option<&str>, games: u32, seed: u64) -> Result<u8> {
         percentile(&lit, 0.5),
         percentile(&lit, 0.99),
         lit.last().copied().unwrap_or(0.0),
+        goal.unwrap_or("sink"),
     ));
     Ok(0)
 }
