@@ -63,6 +63,7 @@ pub use crate::ai::Level;
 pub use crate::archimedes as arch;
 pub use crate::fair::sign::Identity;
 pub use crate::fair::verify;
+pub use crate::icehouse as ice;
 #[cfg(feature = "net")]
 pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_relay};
 /// The second game's table between peers: its session, commands and events.

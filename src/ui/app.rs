@@ -24,6 +24,7 @@ mod archimedes;
 mod battle;
 mod centre;
 mod home;
+mod ice_rules;
 mod lot;
 mod news;
 mod placement;

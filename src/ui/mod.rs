@@ -10,6 +10,7 @@ mod bench;
 mod board;
 mod draft;
 mod i18n;
+mod ice_view;
 mod palette;
 
 pub use app::{Armada, Mode, Prefs};

@@ -2319,7 +2319,7 @@ fn window_speaking(dir: &std::path::Path, lang: Lang) -> Harness<'static, Armada
 }
 
 /// In each language the top bar's Rules opens the rules in that language in place
-/// of the home screen, and Back returns to it; `?` typed into the invite field stays
+/// of the home screen, each game's a click away, and Back returns to it; `?` typed into the invite field stays
 /// there.
 #[test]
 fn the_rules_open_from_home_in_each_language_and_back_returns_home() {
@@ -2378,6 +2378,30 @@ fn the_rules_open_from_home_in_each_language_and_back_returns_home() {
             image
                 .save(std::path::Path::new(&shots).join("rules_archimedes.png"))
                 .unwrap();
+        }
+        // And the third game's, drawn from its engine.
+        click(&mut harness, &text.get("rules-of-icehouse"));
+        for id in [
+            "ice-rules-title",
+            "ice-rules-fleets-title",
+            "ice-rules-step-title",
+            "ice-rules-fire-title",
+            "ice-rules-blocked-title",
+            "ice-rules-turn-title",
+            "ice-rules-end-title",
+            "ice-rules-step-caption",
+            "ice-rules-fire-caption",
+            "ice-rules-blocked-caption",
+        ] {
+            assert!(has(&harness, &text.get(id)), "{lang:?} shows {id}");
+        }
+        assert!(!has(&harness, &text.get("arch-rules-title")), "{lang:?}");
+        if matches!(lang, Lang::En | Lang::Uk)
+            && let Ok(shots) = std::env::var("ARMADA_SHOTS")
+        {
+            let image = harness.render().expect("a renderer");
+            let name = format!("rules_icehouse_{lang:?}.png").to_lowercase();
+            image.save(std::path::Path::new(&shots).join(name)).unwrap();
         }
         click(&mut harness, &text.get("rules-of-sea"));
         assert!(has(&harness, &text.get("rules-title")), "{lang:?}");

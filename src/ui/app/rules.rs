@@ -1,4 +1,4 @@
-//! The Rules screen: each game's rules in the window's language, in headed sections, with a small drawing of each rule at work (the sea battle's weapons; Archimedes' moves, sight and sinking, drawn from its engine).
+//! The Rules screen: each game's rules in the window's language, in headed sections, with a small drawing of each rule at work (the sea battle's weapons; Archimedes' moves, sight and sinking, and Icehouse Armada's steps and broadsides, drawn from their engines).
 //!
 //! It reads only the text and paints; it never looks at or changes a table, so
 //! closing it finds the game as it was.
@@ -79,7 +79,10 @@ pub(super) enum Game {
     #[default]
     Sea,
     /// Archimedes; `friend`: as played with a friend (who moves first differs).
-    Archimedes { friend: bool },
+    Archimedes {
+        friend: bool,
+    },
+    Icehouse,
 }
 
 /// Draws the Rules screen of `game` (the player may switch to the other game's);
@@ -92,6 +95,7 @@ pub(super) fn show(ui: &mut egui::Ui, t: &Text, game: &mut Game) -> bool {
             let title = match game {
                 Game::Sea => "rules-title",
                 Game::Archimedes { .. } => "arch-rules-title",
+                Game::Icehouse => "ice-rules-title",
             };
             ui.horizontal(|ui| {
                 back |= ui.button(t.get("rules-back")).clicked();
@@ -101,17 +105,26 @@ pub(super) fn show(ui: &mut egui::Ui, t: &Text, game: &mut Game) -> bool {
                 if ui.selectable_label(sea, t.get("rules-of-sea")).clicked() {
                     *game = Game::Sea;
                 }
+                let arch = matches!(game, Game::Archimedes { .. });
                 if ui
-                    .selectable_label(!sea, t.get("rules-of-archimedes"))
+                    .selectable_label(arch, t.get("rules-of-archimedes"))
                     .clicked()
-                    && sea
+                    && !arch
                 {
                     *game = Game::Archimedes { friend: false };
+                }
+                let ice = *game == Game::Icehouse;
+                if ui
+                    .selectable_label(ice, t.get("rules-of-icehouse"))
+                    .clicked()
+                {
+                    *game = Game::Icehouse;
                 }
             });
             ui.add_space(6.0);
             match *game {
                 Game::Archimedes { friend } => super::arch_rules::sections(ui, t, friend),
+                Game::Icehouse => super::ice_rules::sections(ui, t),
                 Game::Sea => sea_sections(ui, t),
             }
             ui.add_space(12.0);

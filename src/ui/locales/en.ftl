@@ -400,3 +400,25 @@ arch-score-friend = You: { $mine } { $mine ->
    *[other] ships
 } · Moves: { $moves }
 arch-rule-start-friend = Each fleet starts as a triangle in its corner. The host moves first in a table's first game, and each Play again hands the first move to the other player; whoever moves first commands the bottom-left fleet.
+
+## Icehouse Armada on the Rules screen
+ice-rules-title = How to play Icehouse Armada
+rules-of-icehouse = Icehouse Armada
+ice-rules-fleets-title = The table and the fleets
+ice-rules-fleets-caption = A small, a medium and a large ship seen from above: the bow is the tip, the dots are its pips.
+ice-rule-table = There is no board: the ships are pyramids lying flat on a table 90 × 60 cm, and every place and turn is measured exactly. The first to move is south, at the bottom; the other north.
+ice-rule-fleets = In the basic game one side commands the heavy squadron (4 large ships), the other the light one (4 medium and 4 small). A ship's pips are the hits it takes to sink and the shots it may fire in a turn: small 1, medium 2, large 3. Each side lays its ships in its home strip, the nearest 17.3 cm of the table, without touching; both placements are fixed before either is shown.
+ice-rules-step-title = Moving
+ice-rules-step-caption = A step is laid tip to tail from the bow (faint); a turn too sharp would overlap the ship's last place and is refused (red).
+ice-rule-step = A move is up to 4 steps for a small ship, 2 for a medium, 1 for a large, each exactly one ship length: a spare pyramid is laid with the middle of its base on the bow, turned as you like, and the ship takes its place. A step may not overlap the ship's last place (so no turn of about 75° or more, and no reversing), touch any other ship, or leave the table.
+ice-rules-fire-title = Broadsides
+ice-rules-fire-caption = The large pyramid's shadow laid against the port side; the small enemy ship inside it has a clear line and is hit.
+ice-rule-fire = To fire, lay a large pyramid flat against one long side of your ship: its shadow is the field of fire. An enemy ship that reaches into the field can be hit along a straight line from the shadow's base to that ship. Each hit costs the target a pip; a ship with no pips left sinks.
+ice-rules-blocked-title = A blocked line
+ice-rules-blocked-caption = The same line with another ship laid across it: blocked.
+ice-rule-blocked = The line of fire may touch no ship but the two it joins, your own included; grazing one blocks it. The program finds a clear line for you when there is one, and lights the targets you can hit.
+ice-rules-turn-title = The turn
+ice-rule-turn = A turn is up to three actions, in any order: move a ship that has not moved this turn, or fire with a ship that has shots left this turn. You may end your turn early; it ends by itself after the third action.
+ice-rules-end-title = The end
+ice-rule-end = Sink the whole enemy fleet to win. A table may play another goal: capture the flagship (sink it, or ram it with a step) or break through (enough of the attacker's ships past the defender's back line at the start of its turn, or held off for 20 turns). After 40 turns in a row without a hit the stronger fleet afloat wins; equal strength is a draw.
+ice-rule-friends = Either side may resign at any time. With a friend, you may offer a draw once in each of your turns; your friend accepts or declines, and acting declines it.
