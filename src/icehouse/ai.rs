@@ -305,8 +305,40 @@ fn score(game: &Game, side: Side) -> f64 {
         }
         value -= cornered(ship.pose, ship.size());
     }
+    value += breakthrough(game, side);
     value + f64::from(game.strength(side)) - f64::from(game.strength(side.other()))
 }
+
+/// In a breakthrough, how far the attacker's ships have come toward the back line,
+/// weighed by their pips: the attacker's gain and the defender's loss.
+fn breakthrough(game: &Game, side: Side) -> f64 {
+    let Goal::Breakthrough { attacker } = game.goal() else {
+        return 0.0;
+    };
+    let progress: f64 = game
+        .ships(attacker)
+        .iter()
+        .filter(|s| s.afloat)
+        .map(|ship| {
+            let y = ship.pose.bow.y as f64 / TABLE_H as f64;
+            let ahead = match attacker {
+                Side::South => y,
+                Side::North => 1.0 - y,
+            };
+            let through = super::game::through(attacker, &ship.footprint());
+            f64::from(ship.size().pips()) * (ahead * ahead + if through { 1.0 } else { 0.0 })
+        })
+        .sum();
+    let weight = BREAKTHROUGH_WEIGHT;
+    if side == attacker {
+        weight * progress
+    } else {
+        -weight * progress
+    }
+}
+
+/// How much a pip's way toward the back line counts against a pip of strength.
+const BREAKTHROUGH_WEIGHT: f64 = 3.0;
 
 /// Whether either side's field of fire of `ship`, with the large pyramid anywhere
 /// along it, reaches `enemy` (blocking lines aside: a cheap estimate).
