@@ -32,13 +32,17 @@
 //! `archimedes.game` keeps the game of Archimedes against the computer
 //! ([`ArchimedesGame`]: its moves, with the same check), replayed through that
 //! game's engine when read: a file that does not replay is named damaged.
+//! `icehouse.game` keeps the game of Icehouse Armada against the computer
+//! ([`IcehouseGame`]: fleets, placements and actions) the same way.
 //!
 //! Architecture invariant: files only; no game logic, no network.
 
 mod archimedes;
+mod icehouse;
 mod totals;
 
 pub use archimedes::ArchimedesGame;
+pub use icehouse::IcehouseGame;
 pub use totals::{Against, ArchimedesAgainst, ArchimedesKind, Kind, Outcome, Tally, Totals};
 
 use std::collections::HashMap;
@@ -56,6 +60,8 @@ use crate::session::{Session, TableGame, TableSession};
 
 /// The game of Archimedes against the computer.
 const ARCHIMEDES_FILE: &str = "archimedes.game";
+/// The game of Icehouse Armada against the computer.
+const ICEHOUSE_FILE: &str = "icehouse.game";
 
 /// The label of a saved file's check.
 const CHECK_LABEL: &[u8] = b"armada/store/check/v1";
@@ -569,6 +575,24 @@ impl Store {
     /// Saves the game of Archimedes against the computer atomically (after every move).
     pub fn save_archimedes(&self, game: &ArchimedesGame) -> anyhow::Result<()> {
         write_atomic(&self.dir.join(ARCHIMEDES_FILE), &game.to_bytes(), false)
+    }
+
+    /// The saved game of Icehouse Armada against the computer, if there is one; why
+    /// it cannot be played on, if it is damaged.
+    pub fn icehouse(&self) -> Result<Option<IcehouseGame>, String> {
+        let path = self.dir.join(ICEHOUSE_FILE);
+        match std::fs::read(&path) {
+            Ok(bytes) => IcehouseGame::from_bytes(&bytes)
+                .map(Some)
+                .map_err(|why| format!("{} is damaged: {why}", path.display())),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(format!("{} cannot be read: {error}", path.display())),
+        }
+    }
+
+    /// Saves the game of Icehouse Armada against the computer atomically.
+    pub fn save_icehouse(&self, game: &IcehouseGame) -> anyhow::Result<()> {
+        write_atomic(&self.dir.join(ICEHOUSE_FILE), &game.to_bytes(), false)
     }
 
     /// Saves the totals atomically.
