@@ -19,6 +19,7 @@ mod duet;
 #[cfg(feature = "net")]
 mod flows;
 mod game;
+mod icehouse;
 #[cfg(feature = "net")]
 mod lan;
 mod local;
@@ -42,6 +43,7 @@ pub use flows::{
     Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table, tell_damaged,
 };
 pub use game::{ArchimedesBot, Computer, Game, IcehouseBot, played};
+pub use icehouse::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable};
 #[cfg(feature = "net")]
 pub use lan::lan_tables;
 pub use local::{Local, THINK_MS};

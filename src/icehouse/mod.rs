@@ -30,7 +30,7 @@ pub use geometry::{
 };
 pub use picture::{describe, render};
 pub use propose::{
-    find_shot, heading, nearest_step, offset_toward, pose_at, random_placement, shot_from, step_at,
-    step_toward,
+    complete_placement, find_shot, heading, nearest_step, offset_toward, pose_at, random_placement,
+    shot_from, step_at, step_toward,
 };
 pub use typed::{TypedError, parse, parse_placement};

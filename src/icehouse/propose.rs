@@ -227,38 +227,68 @@ pub fn random_placement<R: rand::Rng + ?Sized>(
     goal: Goal,
     rng: &mut R,
 ) -> Vec<Placed> {
+    let sizes: Vec<Size> = fleet.sizes().collect();
+    let mut laid = vec![None; sizes.len()];
+    loop {
+        if let Some(placed) = complete_placement(side, &sizes, goal, &mut laid, rng) {
+            return placed;
+        }
+    }
+}
+
+/// The ships of `sizes` not yet laid (`None` in `laid`) laid at random beside the
+/// ones that are, in `side`'s home strip; the whole placement in `sizes`' order
+/// (the first ship flagship when `goal` asks for one), or `None` when the ships
+/// laid by hand leave no room the search finds (nothing is changed then).
+pub fn complete_placement<R: rand::Rng + ?Sized>(
+    side: Side,
+    sizes: &[Size],
+    goal: Goal,
+    laid: &mut [Option<Pose>],
+    rng: &mut R,
+) -> Option<Vec<Placed>> {
     let margin = 30_000;
     let (lo, hi) = match side {
         Side::South => (margin, HOME_DEPTH - margin),
         Side::North => (TABLE_H - HOME_DEPTH + margin, TABLE_H - margin),
     };
-    loop {
-        let mut placed: Vec<Placed> = Vec::with_capacity(fleet.ships());
-        for size in fleet.sizes() {
-            let fits = (0..1000).find_map(|_| {
-                let stern = Point::new(
-                    rng.random_range(margin..TABLE_W - margin),
-                    rng.random_range(lo..hi),
-                );
-                let angle = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
-                let pose = pose_at(stern, size, angle);
-                let t = pose.footprint(size);
-                let clear = pose.legal(size)
-                    && t.on_table()
-                    && side.at_home(&t)
-                    && placed.iter().all(|p| !p.pose.footprint(p.size).touches(&t));
-                clear.then_some(pose)
-            });
-            let Some(pose) = fits else { break };
-            let flagship = goal == Goal::Flagship && placed.is_empty();
-            placed.push(Placed {
+    let mut poses: Vec<Option<Pose>> = laid.to_vec();
+    for (i, &size) in sizes.iter().enumerate() {
+        if poses[i].is_some() {
+            continue;
+        }
+        let others: Vec<Triangle> = poses
+            .iter()
+            .zip(sizes)
+            .filter_map(|(p, &s)| p.map(|p| p.footprint(s)))
+            .collect();
+        let fits = (0..1000).find_map(|_| {
+            let stern = Point::new(
+                rng.random_range(margin..TABLE_W - margin),
+                rng.random_range(lo..hi),
+            );
+            let angle = rng.random_range(-std::f64::consts::PI..std::f64::consts::PI);
+            let pose = pose_at(stern, size, angle);
+            let t = pose.footprint(size);
+            let clear = pose.legal(size)
+                && t.on_table()
+                && side.at_home(&t)
+                && others.iter().all(|o| !o.touches(&t));
+            clear.then_some(pose)
+        });
+        poses[i] = Some(fits?);
+    }
+    laid.copy_from_slice(&poses);
+    poses
+        .iter()
+        .zip(sizes)
+        .enumerate()
+        .map(|(i, (pose, &size))| {
+            pose.map(|pose| Placed {
                 size,
                 pose,
-                flagship,
-            });
-        }
-        if placed.len() == fleet.ships() {
-            return placed;
-        }
-    }
+                flagship: goal == Goal::Flagship && i == 0,
+            })
+        })
+        .collect()
 }

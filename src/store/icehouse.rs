@@ -219,7 +219,8 @@ impl IcehouseGame {
     /// why not, if a placement or an action is refused.
     pub fn game(&self) -> Result<Option<Game>, String> {
         if self.placements[self.person.index()].is_empty() {
-            if !self.actions.is_empty() || self.resigned.is_some() {
+            // A resignation may come before the fleet is laid; an action may not.
+            if !self.actions.is_empty() {
                 return Err("actions before the person's placement".into());
             }
             return Ok(None);

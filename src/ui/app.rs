@@ -25,6 +25,8 @@ mod battle;
 mod centre;
 mod home;
 mod ice_rules;
+mod ice_table;
+mod icehouse;
 mod lot;
 mod news;
 mod placement;
@@ -47,13 +49,15 @@ pub enum Mode {
     Classic(u8),
     /// Archimedes, the second game, on a board of this side.
     Archimedes(u8),
+    /// Icehouse Armada, the third game.
+    Icehouse,
 }
 
 impl Mode {
     /// The sea battle's variant (Archimedes has none: its tables go elsewhere).
     fn variant(self) -> Variant {
         match self {
-            Self::Armada | Self::Archimedes(_) => Variant::Armada,
+            Self::Armada | Self::Archimedes(_) | Self::Icehouse => Variant::Armada,
             Self::Classic(side) => Variant::classic(side).unwrap_or(Variant::Armada),
         }
     }
@@ -73,6 +77,18 @@ pub struct Prefs {
     pub public: bool,
     /// Actions show at once, without animations.
     pub reduce_motion: bool,
+    /// Icehouse Armada against the computer: the goal chosen last.
+    pub ice_goal: crate::driver::IcehouseGoal,
+    /// Icehouse Armada against the computer: the person's squadron.
+    pub ice_squadron: IceSquadron,
+}
+
+/// The squadron the person commands at Icehouse Armada against the computer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum IceSquadron {
+    #[default]
+    Heavy,
+    Light,
 }
 
 impl Default for Prefs {
@@ -83,6 +99,8 @@ impl Default for Prefs {
             timer: false,
             public: true,
             reduce_motion: false,
+            ice_goal: crate::driver::IcehouseGoal::SinkAll,
+            ice_squadron: IceSquadron::Heavy,
         }
     }
 }
@@ -96,6 +114,8 @@ pub struct Armada {
     play: Option<Box<Play>>,
     /// A game of Archimedes against the computer, on screen instead of a table.
     arch: Option<Box<archimedes::ArchPlay>>,
+    /// A game of Icehouse Armada against the computer, on screen instead of a table.
+    ice: Option<Box<icehouse::IcePlay>>,
     /// The computer moves without pausing (for tests).
     fast: bool,
     /// What the home screen lists, found when it is first shown.
@@ -185,6 +205,8 @@ struct HomeInfo {
     unreadable: usize,
     /// A game of Archimedes against the computer left unfinished.
     archimedes: bool,
+    /// A game of Icehouse Armada against the computer left unfinished.
+    icehouse: bool,
 }
 
 /// What to aim with.
@@ -267,6 +289,7 @@ impl Armada {
             store,
             play: None,
             arch: None,
+            ice: None,
             fast: false,
             home: None,
             connecting: None,
@@ -508,6 +531,7 @@ impl Armada {
                 match &mut self.play {
                     None if self.connecting.is_some() => self.connecting_screen(ui),
                     None if self.arch.is_some() => self.archimedes_screen(ui, now),
+                    None if self.ice.is_some() => self.icehouse_screen(ui, now),
                     None => self.home(ui, now),
                     Some(play) => {
                         home = play.show(ui, now, &self.text, self.store.as_ref());
@@ -570,7 +594,10 @@ impl Armada {
                 if ui.button(self.text.get("leave-no")).clicked() {
                     self.home_button = HomeButton::Shown;
                 }
-            } else if (self.play.is_some() || self.connecting.is_some() || self.arch.is_some())
+            } else if (self.play.is_some()
+                || self.connecting.is_some()
+                || self.arch.is_some()
+                || self.ice.is_some())
                 && ui.button(self.text.get("home")).clicked()
             {
                 if self.friend_game_under_way() {
@@ -606,10 +633,12 @@ impl Armada {
     fn toggle_rules(&mut self) {
         self.rules = !self.rules;
         self.rules_of = match (&self.arch, &self.play, self.prefs.mode) {
+            _ if self.ice.is_some() => rules::Game::Icehouse,
             (Some(arch), _, _) => rules::Game::Archimedes {
                 friend: arch.table.level().is_none(),
             },
             (None, None, Mode::Archimedes(_)) => rules::Game::Archimedes { friend: false },
+            (None, None, Mode::Icehouse) => rules::Game::Icehouse,
             (None, _, _) => rules::Game::Sea,
         };
     }
@@ -650,6 +679,7 @@ impl Armada {
         }
         self.play = None;
         self.arch = None;
+        self.ice = None;
         self.connecting = None;
         self.home = None;
     }

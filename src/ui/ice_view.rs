@@ -15,6 +15,9 @@ pub struct View {
     scale: f64,
     /// Where on screen the piece is drawn.
     pub rect: Rect,
+    /// Turned half round (north at the bottom): the north player sees their own
+    /// fleet nearest, as the south player does.
+    turned: bool,
 }
 
 impl View {
@@ -27,14 +30,43 @@ impl View {
             origin: (lo.x as f64, lo.y as f64),
             scale,
             rect: Rect::from_center_size(screen.center(), size),
+            turned: false,
         }
+    }
+
+    /// The same piece turned half round when `turned`.
+    #[must_use]
+    pub const fn turned(mut self, turned: bool) -> Self {
+        self.turned = turned;
+        self
     }
 
     /// A table point on screen.
     pub fn pos(&self, p: Point) -> Pos2 {
-        Pos2::new(
-            self.rect.left() + ((p.x as f64 - self.origin.0) * self.scale) as f32,
-            self.rect.bottom() - ((p.y as f64 - self.origin.1) * self.scale) as f32,
+        self.pos_f((p.x as f64, p.y as f64))
+    }
+
+    /// A table point in floating micrometres on screen.
+    pub fn pos_f(&self, (x, y): (f64, f64)) -> Pos2 {
+        let dx = ((x - self.origin.0) * self.scale) as f32;
+        let dy = ((y - self.origin.1) * self.scale) as f32;
+        if self.turned {
+            Pos2::new(self.rect.right() - dx, self.rect.top() + dy)
+        } else {
+            Pos2::new(self.rect.left() + dx, self.rect.bottom() - dy)
+        }
+    }
+
+    /// The table point under a screen point, in floating micrometres (for proposals).
+    pub fn table_at(&self, at: Pos2) -> (f64, f64) {
+        let (dx, dy) = if self.turned {
+            (self.rect.right() - at.x, at.y - self.rect.top())
+        } else {
+            (at.x - self.rect.left(), self.rect.bottom() - at.y)
+        };
+        (
+            f64::from(dx) / self.scale + self.origin.0,
+            f64::from(dy) / self.scale + self.origin.1,
         )
     }
 

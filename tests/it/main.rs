@@ -21,6 +21,7 @@ mod icehouse_draws;
 mod icehouse_edges;
 mod icehouse_net;
 mod icehouse_table;
+mod icehouse_window;
 mod layers;
 mod leaving;
 mod liar;

@@ -16,7 +16,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 /// The window over the data in `dir` against a computer that moves at once.
-fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
+pub(crate) fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
     let store = armada::store::Store::open(Some(dir)).unwrap();
     harness(Armada::new(Some(store)).without_pauses())
 }
@@ -62,11 +62,11 @@ fn sized_harness(app: Armada, size: egui::Vec2) -> Harness<'static, Armada> {
         )
 }
 
-fn has(harness: &Harness<'_, Armada>, text: &str) -> bool {
+pub(crate) fn has(harness: &Harness<'_, Armada>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
 }
 
-fn click(harness: &mut Harness<'_, Armada>, label: &str) {
+pub(crate) fn click(harness: &mut Harness<'_, Armada>, label: &str) {
     // "Home" is both in the top bar and on the results: either goes home.
     harness
         .get_all_by_label(label)
@@ -78,7 +78,7 @@ fn click(harness: &mut Harness<'_, Armada>, label: &str) {
 
 /// Steps the window (its clock a quarter second a step) until `done` holds, at most
 /// `steps` times; whether it came to hold.
-fn step_until(
+pub(crate) fn step_until(
     harness: &mut Harness<'_, Armada>,
     steps: usize,
     done: impl Fn(&Harness<'_, Armada>) -> bool,
@@ -2309,7 +2309,7 @@ fn three_wrong_codes_at_the_window_show_why_and_a_new_code() {
 }
 
 /// The window over the data in `dir`, its language set to `lang` beforehand.
-fn window_speaking(dir: &std::path::Path, lang: Lang) -> Harness<'static, Armada> {
+pub(crate) fn window_speaking(dir: &std::path::Path, lang: Lang) -> Harness<'static, Armada> {
     let prefs = armada::ui::Prefs {
         lang,
         ..armada::ui::Prefs::default()

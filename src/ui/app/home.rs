@@ -9,10 +9,11 @@ use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, wake
 use crate::driver::{Level, Local, Millis, Pending, Ready, Store};
 
 /// The saved tables chosen to resume: against the computer, with a friend (and its
-/// game), Archimedes against the computer.
+/// game), Archimedes against the computer, Icehouse Armada against the computer.
 type Resumes = (
     Option<[u8; 32]>,
     Option<([u8; 32], crate::driver::TableGame)>,
+    bool,
     bool,
 );
 
@@ -39,6 +40,16 @@ impl Armada {
             }
             ui.add_space(6.0);
         }
+        let mut resume_ice = false;
+        if info.icehouse {
+            if ui
+                .add(big_button(t.get("home-resume-icehouse"), 200.0))
+                .clicked()
+            {
+                resume_ice = true;
+            }
+            ui.add_space(6.0);
+        }
         let mut resume_friend = None;
         if let Some(friend) = info.friend {
             if ui
@@ -59,7 +70,7 @@ impl Armada {
         if info.unreadable > 0 {
             ui.label(t.with("home-unreadable", &[("count", Arg::from(info.unreadable))]));
         }
-        (resume, resume_friend, resume_arch)
+        (resume, resume_friend, resume_arch, resume_ice)
     }
 }
 
@@ -67,6 +78,7 @@ impl Armada {
 enum Chosen {
     Sea(Level),
     Archimedes(u8, crate::driver::arch::Level),
+    Icehouse(crate::driver::ice::Level),
 }
 
 impl Armada {
@@ -100,7 +112,7 @@ impl Armada {
         }
         ui.add_space(12.0);
         let width = (ui.available_width() - 34.0).max(360.0);
-        let mut resume = (None, None, false);
+        let mut resume = (None, None, false, false);
         card(ui, width, |ui| {
             resume = self.saved_tables_section(ui);
             self.totals_section(ui);
@@ -113,8 +125,18 @@ impl Armada {
             self.open(level, now);
         } else if let Some(Chosen::Archimedes(side, level)) = chosen {
             self.open_archimedes(side, level, now);
+        } else if let Some(Chosen::Icehouse(level)) = chosen {
+            self.open_icehouse(
+                crate::driver::IcehouseChoice {
+                    level,
+                    ..self.ice_choice()
+                },
+                now,
+            );
         } else if resume.2 {
             self.resume_archimedes(now);
+        } else if resume.3 {
+            self.resume_icehouse(now);
         } else if let Some(id) = resume.0 {
             self.resume(&id, now);
         } else if let Some((id, game)) = resume.1 {
@@ -124,7 +146,7 @@ impl Armada {
 
     /// The home card of a new game against the computer: the game, then the level
     /// (the level chosen, if one was).
-    fn new_game_card(&self, ui: &mut egui::Ui, mode: &mut Mode) -> Option<Chosen> {
+    fn new_game_card(&mut self, ui: &mut egui::Ui, mode: &mut Mode) -> Option<Chosen> {
         let t = &self.text;
         ui.heading(t.get("home-mode"));
         ui.radio_value(mode, Mode::Armada, t.get("mode-armada"));
@@ -143,10 +165,24 @@ impl Armada {
                     .on_hover_text(t.get("mode-archimedes-tip"));
             }
         });
+        ui.radio_value(mode, Mode::Icehouse, t.get("mode-icehouse"))
+            .on_hover_text(t.get("mode-icehouse-tip"));
+        if *mode == Mode::Icehouse && super::icehouse::options(ui, t, &mut self.prefs) {
+            self.save_prefs();
+        }
         ui.add_space(14.0);
         ui.heading(t.get("home-computer"));
         let mut chosen = None;
         ui.horizontal(|ui| {
+            if *mode == Mode::Icehouse {
+                for level in crate::driver::ice::Level::ALL {
+                    let name = super::icehouse::level_name(t, level);
+                    if ui.add(big_button(name, 110.0)).clicked() {
+                        chosen = Some(Chosen::Icehouse(level));
+                    }
+                }
+                return;
+            }
             if let Mode::Archimedes(side) = *mode {
                 use crate::driver::arch::Level as A;
                 for level in [A::Easy, A::Medium, A::Hard, A::Insane] {
@@ -374,6 +410,11 @@ impl Armada {
             self.invite.clear();
             pending
         } else {
+            if self.prefs.mode == Mode::Icehouse {
+                // The window does not seat Icehouse friends yet: the terminal does.
+                self.note = Some(self.text.get("ice-friend-terminal"));
+                return;
+            }
             let settings = match self.prefs.mode {
                 Mode::Archimedes(side) => {
                     crate::driver::arch_table::settings(side, ARCHIMEDES_MOVE_MS, self.grace_ms)
@@ -590,6 +631,13 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         past,
         unreadable: saved.unreadable,
         // A damaged file is said when it is resumed, not hidden here.
+        icehouse: match store.icehouse() {
+            Ok(Some(game)) => game
+                .game()
+                .is_ok_and(|g| game.resigned.is_none() && g.is_none_or(|g| g.ending().is_none())),
+            Ok(None) => false,
+            Err(_) => true,
+        },
         archimedes: match store.archimedes() {
             Ok(Some(game)) => game.position().is_ok_and(|p| !p.is_over()),
             Ok(None) => false,

@@ -422,3 +422,99 @@ ice-rule-turn = A turn is up to three actions, in any order: move a ship that ha
 ice-rules-end-title = The end
 ice-rule-end = Sink the whole enemy fleet to win. A table may play another goal: capture the flagship (sink it, or ram it with a step) or break through (enough of the attacker's ships past the defender's back line at the start of its turn, or held off for 20 turns). After 40 turns in a row without a hit the stronger fleet afloat wins; equal strength is a draw.
 ice-rule-friends = Either side may resign at any time. With a friend, you may offer a draw once in each of your turns; your friend accepts or declines, and acting declines it.
+
+## Icehouse Armada against the computer
+mode-icehouse = Icehouse Armada
+mode-icehouse-tip = Pyramids on a table with no board: ships move by whole-length steps that pivot on the bow and fire broadsides into a large pyramid's shadow.
+home-resume-icehouse = Continue the game of Icehouse Armada
+ice-friend-terminal = Icehouse Armada with a friend is played at the terminal for now: armada host --game icehouse
+ice-goal = Goal:
+ice-goal-sink = sink the fleet
+ice-goal-flagship = capture the flagship
+ice-goal-attack = break through (you attack)
+ice-goal-defend = hold the line (you defend)
+ice-squadron = Your squadron:
+ice-heavy = heavy (4 large)
+ice-light = light (4 medium, 4 small)
+ice-against = Against the computer: { $level } · goal: { $goal }
+ice-you-first = You are south and move first.
+ice-they-first = You are north; the computer moves first.
+ice-small = small
+ice-medium = medium
+ice-large = large
+ice-flagship = flagship
+ice-place-title = Lay your fleet
+ice-place-help = Pick a ship, then click in your shaded home strip to lay it. Q and E, the arrow keys, the wheel or a right click turn it; click a laid ship to pick it up again.
+ice-hidden = The computer's fleet is laid and hidden until yours is.
+ice-place-auto = Place the rest automatically
+ice-place-clear = Clear
+ice-place-no-room = No room found for the rest: pick some ships up and try again.
+ice-ready = Ready — to battle
+ice-revealed = Both fleets are laid: the computer's is shown.
+ice-refused-edge = { $ship } would lie over the table's edge.
+ice-refused-home = { $ship } must lie wholly inside your home strip.
+ice-refused-touch = { $ship } would touch { $other }.
+ice-your-turn = Your turn
+ice-their-turn = The computer's turn…
+ice-actions-left = Actions left: { $left }
+ice-turn-number = Turn { $turn }
+ice-ship-sunk = sunk
+ice-ship-hits = { $left } { $left ->
+    [one] pip
+   *[other] pips
+} afloat
+ice-ship-may-move = may move · { $shots } { $shots ->
+    [one] shot
+   *[other] shots
+}
+ice-ship-moved = moved · { $shots } { $shots ->
+    [one] shot
+   *[other] shots
+}
+ice-pick = Click one of your ships, on the table or in this list.
+ice-mode-move = Move (M)
+ice-mode-fire = Fire (F)
+ice-move-help = The ghost follows the pointer, pivoting on the bow: click to lay a step ({ $left } left), Enter or a right click to sail, Escape to undo.
+ice-sail = Sail ({ $steps } { $steps ->
+    [one] step
+   *[other] steps
+})
+ice-fire-help = Point at a side: the large pyramid's shadow follows; targets with a clear line are lit. Click a lit target to fire.
+ice-lit = In the line of fire: { $ships }
+ice-lit-none = No target has a clear line from here.
+ice-not-lit = { $ship } is not in the shadow, or its line of fire is blocked.
+ice-end-turn = End turn (Space)
+ice-why-no-such = That is not a place the rules allow.
+ice-why-sunk = { $ship } has sunk.
+ice-why-moved = { $ship } has already moved this turn.
+ice-why-no-shot = { $ship } has fired all its shots this turn.
+ice-why-too-many = { $ship } takes at most { $max } { $max ->
+    [one] step
+   *[other] steps
+}.
+ice-why-off-table = Step { $step } would leave the table.
+ice-why-turns-back = Step { $step } turns too sharply: it would overlap the ship's last place.
+ice-why-touches = Step { $step } would touch { $other }.
+ice-why-after-ram = The flagship was rammed: no step may follow.
+ice-why-blocked = The line of fire is blocked by { $by }.
+ice-news-you-moved = You moved { $ship } ({ $steps } { $steps ->
+    [one] step
+   *[other] steps
+}).
+ice-news-they-moved = The computer moved { $ship } ({ $steps } { $steps ->
+    [one] step
+   *[other] steps
+}).
+ice-news-you-hit = Your { $ship } hit { $target }.
+ice-news-you-sank = Your { $ship } sank { $target }!
+ice-news-they-hit = Their { $ship } hit your { $target }.
+ice-news-they-sank = Their { $ship } sank your { $target }!
+ice-news-you-ended = You ended your turn.
+ice-news-they-ended = The computer ended its turn.
+ice-why-all-sunk = The last ship of a fleet sank.
+ice-why-flagship-sunk = A flagship sank.
+ice-why-rammed = A flagship was rammed.
+ice-why-quiet = Forty turns passed without a hit: the stronger fleet afloat decided it.
+ice-why-broke-through = The attacker broke through.
+ice-why-held = The defender held the line for twenty turns.
+ice-results = Ships lost — you: { $mine }, the computer: { $theirs }. Hits — yours: { $myshots }, the computer's: { $theirshots }. Turns: { $turns }.

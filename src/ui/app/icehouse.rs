@@ -1,0 +1,1146 @@
+//! The Icehouse Armada screen against the computer: the fleet laid by hand or
+//! automatically, then the table from above — a ghost step after the pointer, the
+//! large pyramid's shadow with its lit targets, the turn's actions at a glance, the
+//! last turn's traces — and the results.
+
+use std::collections::VecDeque;
+
+use egui::{Color32, Key, RichText, Sense, Vec2};
+
+use super::super::i18n::{Arg, Text};
+use super::super::ice_view::{self, Look, View};
+use super::Armada;
+use super::ice_table::{self as it, LIT};
+use crate::driver::ice::{
+    Action, EndReason, Game, Goal, Level, Placed, Point, Pose, Ship, Side, Size, Step, Steps,
+    TABLE_H, TABLE_W, complete_placement,
+};
+use crate::driver::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable, Millis};
+
+/// How many lines of news stay on screen.
+const NEWS_LINES: usize = 6;
+/// A fine turn of the ghost or the ship in hand (arrow keys), and a coarse one.
+const FINE: f64 = std::f64::consts::PI / 180.0;
+const COARSE: f64 = std::f64::consts::PI / 12.0;
+/// The side panel's width.
+const PANEL: f32 = 270.0;
+/// How long a sinking glows.
+const SINK_MS: Millis = 1_600;
+
+/// What a picked ship does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Move,
+    Fire,
+}
+
+/// One of the last turn's actions, drawn faintly.
+#[derive(Clone, Copy, Debug)]
+enum Trace {
+    /// A ship of `side` sailed from `from`.
+    Sailed { side: Side, size: Size, from: Pose },
+    /// A shot from `from` to `to`.
+    Fired { from: Point, to: Point },
+}
+
+/// A game of Icehouse Armada on screen.
+#[derive(Debug)]
+pub(super) struct IcePlay {
+    pub(super) table: IcehouseTable,
+    /// The person's ships by size, in the fleet's order.
+    sizes: Vec<Size>,
+    /// Placement: where each ship is laid so far.
+    draft: Vec<Option<Pose>>,
+    /// The ship in hand while placing.
+    hand: Option<usize>,
+    /// The heading of the ship in hand.
+    heading: f64,
+    /// The game as shown: the table's, action by action as they are taken.
+    shown: Option<Game>,
+    picked: Option<u8>,
+    mode: Mode,
+    /// Steps laid and not yet sailed.
+    steps: Vec<Point>,
+    /// The ghost's heading turned by keys, until the pointer moves.
+    turned: Option<f64>,
+    last_pointer: Option<(f64, f64)>,
+    /// Why the last gesture was refused.
+    refused: Option<String>,
+    news: VecDeque<String>,
+    /// The last turn's actions of each side.
+    traces: [Vec<Trace>; 2],
+    /// The turn each side's traces belong to.
+    trace_turn: [u32; 2],
+    /// A ship just sunk (side, pose, size) and since when.
+    sinking: Option<(Side, Pose, Size, Millis)>,
+    /// The last frame's view of the table (tests click through it).
+    view: Option<View>,
+    pub(super) calm: bool,
+}
+
+/// The pointer over the table this frame.
+#[derive(Clone, Copy, Debug)]
+struct Gesture {
+    pointer: Option<(f64, f64)>,
+    clicked: bool,
+    secondary: bool,
+}
+
+/// Where the table is drawn this frame.
+struct Drawn<'a> {
+    painter: &'a egui::Painter,
+    view: &'a View,
+}
+
+/// What the screen asks of the window.
+pub(super) enum Asked {
+    Nothing,
+    Home,
+    NewGame,
+}
+
+impl IcePlay {
+    pub(super) fn new(table: IcehouseTable) -> Self {
+        let sizes: Vec<Size> = table.fleet().sizes().collect();
+        let forward = match table.person() {
+            Side::South => std::f64::consts::FRAC_PI_2,
+            Side::North => -std::f64::consts::FRAC_PI_2,
+        };
+        let shown = table.game().cloned();
+        Self {
+            draft: vec![None; sizes.len()],
+            hand: (shown.is_none()).then_some(0),
+            sizes,
+            heading: forward,
+            shown,
+            picked: None,
+            mode: Mode::Move,
+            steps: Vec::new(),
+            turned: None,
+            last_pointer: None,
+            refused: None,
+            news: VecDeque::new(),
+            traces: [Vec::new(), Vec::new()],
+            trace_turn: [0, 0],
+            sinking: None,
+            view: None,
+            calm: false,
+            table,
+        }
+    }
+
+    fn me(&self) -> Side {
+        self.table.person()
+    }
+
+    /// Lets the computer act when due and takes what was played; when to look again.
+    pub(super) fn tick(&mut self, now: Millis, t: &Text) -> Option<Millis> {
+        self.table.handle_timeout(now);
+        while let Some(played) = self.table.poll_played() {
+            self.take(&played, now, t);
+        }
+        if self.shown.is_none() {
+            self.shown = self.table.game().cloned();
+        }
+        let glow = self
+            .sinking
+            .filter(|_| !self.calm)
+            .map(|(.., at)| at + SINK_MS)
+            .filter(|&end| now < end);
+        match (self.table.poll_timeout(), glow) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// One action played: its news line, its trace, its sinking.
+    fn take(&mut self, played: &crate::driver::ice::Played, now: Millis, t: &Text) {
+        let Some(game) = self.shown.as_mut() else {
+            self.shown = self.table.game().cloned();
+            return;
+        };
+        let side = played.side;
+        if self.trace_turn[side.index()] != game.turn() {
+            self.traces[side.index()].clear();
+            self.trace_turn[side.index()] = game.turn();
+        }
+        let mine = side == self.table.person();
+        let name = |game: &Game, side: Side, i: u8| {
+            game.ships(side)
+                .get(usize::from(i))
+                .map_or_else(String::new, |s| s.name.to_string())
+        };
+        let line = match played.action {
+            Action::Move { ship, steps } => {
+                if let Some(s) = game.ships(side).get(usize::from(ship)) {
+                    self.traces[side.index()].push(Trace::Sailed {
+                        side,
+                        size: s.size(),
+                        from: s.pose,
+                    });
+                }
+                let id = if mine {
+                    "ice-news-you-moved"
+                } else {
+                    "ice-news-they-moved"
+                };
+                t.with(
+                    id,
+                    &[
+                        ("ship", Arg::from(name(game, side, ship))),
+                        ("steps", Arg::from(steps.bows().len())),
+                    ],
+                )
+            }
+            Action::Fire(shot) => {
+                if let Some(s) = game.ships(side).get(usize::from(shot.ship)) {
+                    let from = s.pose.field(s.size(), shot.side, shot.o).origin(shot.j);
+                    self.traces[side.index()].push(Trace::Fired { from, to: shot.at });
+                }
+                let sunk = played.hit.is_some_and(|h| h.sunk);
+                if sunk && let Some(target) = game.ships(side.other()).get(usize::from(shot.target))
+                {
+                    self.sinking = Some((side.other(), target.pose, target.size(), now));
+                }
+                let id = match (mine, sunk) {
+                    (true, false) => "ice-news-you-hit",
+                    (true, true) => "ice-news-you-sank",
+                    (false, false) => "ice-news-they-hit",
+                    (false, true) => "ice-news-they-sank",
+                };
+                t.with(
+                    id,
+                    &[
+                        ("ship", Arg::from(name(game, side, shot.ship))),
+                        ("target", Arg::from(name(game, side.other(), shot.target))),
+                    ],
+                )
+            }
+            Action::EndTurn => t.get(if mine {
+                "ice-news-you-ended"
+            } else {
+                "ice-news-they-ended"
+            }),
+        };
+        // The table played it: the copy shown plays it too.
+        let _ = game.play(played.action);
+        self.news.push_back(line);
+        while self.news.len() > NEWS_LINES {
+            self.news.pop_front();
+        }
+    }
+
+    /// The screen; what it asks of the window.
+    pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
+        let mut asked = Asked::Nothing;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(t.with(
+                "ice-against",
+                &[
+                    ("level", Arg::from(level_name(t, self.table.level()))),
+                    (
+                        "goal",
+                        Arg::from(goal_name(t, self.table.goal(), self.me())),
+                    ),
+                ],
+            )));
+            ui.separator();
+            let first = if self.me() == Side::South {
+                "ice-you-first"
+            } else {
+                "ice-they-first"
+            };
+            ui.label(t.get(first));
+        });
+        if self.table.is_over() {
+            asked = self.results(ui, t);
+        }
+        let placed = self.table.game().is_some();
+        ui.horizontal_top(|ui| {
+            let width = (ui.available_width() - PANEL - 16.0).max(360.0);
+            let height = (width * (TABLE_H as f32) / (TABLE_W as f32))
+                .min((ui.available_height() - 8.0).max(240.0));
+            let (rect, response) = ui.allocate_exact_size(Vec2::new(width, height), Sense::click());
+            let view = View::fit(rect, Point::new(0, 0), Point::new(TABLE_W, TABLE_H))
+                .turned(self.me() == Side::North);
+            self.view = Some(view);
+            let pointer = response.hover_pos().map(|p| view.table_at(p));
+            if pointer != self.last_pointer && pointer.is_some() {
+                self.turned = None;
+            }
+            self.last_pointer = pointer;
+            let painter = ui.painter_at(rect);
+            it::paint_water(&painter, &view, self.me(), !placed);
+            if placed {
+                self.battle_table(ui, &painter, &view, &response, pointer, now, t);
+            } else {
+                self.placing_table(ui, &painter, &view, &response, pointer, t);
+            }
+            ui.vertical(|ui| {
+                ui.set_width(PANEL);
+                if placed {
+                    self.battle_panel(ui, now, t);
+                } else {
+                    self.placing_panel(ui, now, t);
+                }
+                if !self.table.is_over() {
+                    ui.add_space(10.0);
+                    if ui.button(t.get("arch-resign")).clicked() {
+                        self.table.resign();
+                    }
+                }
+            });
+        });
+        asked
+    }
+
+    // ----- Placement -----
+
+    fn ship_name(&self, i: usize) -> String {
+        let size = self.sizes[i];
+        let number = self.sizes[..=i].iter().filter(|&&s| s == size).count();
+        format!("{}{number}", size.letter())
+    }
+
+    fn others(&self, except: usize) -> Vec<(String, crate::driver::ice::Triangle)> {
+        self.draft
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| i != except && p.is_some())
+            .filter_map(|(i, p)| p.map(|p| (self.ship_name(i), p.footprint(self.sizes[i]))))
+            .collect()
+    }
+
+    fn placing_table(
+        &mut self,
+        ui: &egui::Ui,
+        painter: &egui::Painter,
+        view: &View,
+        response: &egui::Response,
+        pointer: Option<(f64, f64)>,
+        t: &Text,
+    ) {
+        self.turn_by_keys(ui, response.hovered());
+        for (i, pose) in self.draft.iter().enumerate() {
+            if let Some(pose) = pose {
+                let look = Look {
+                    flagship: self.flagship(i),
+                    ..it::look_of(true)
+                };
+                ice_view::paint_ship(painter, view, *pose, self.sizes[i], look);
+            }
+        }
+        let Some(at) = pointer else { return };
+        if response.secondary_clicked() {
+            self.heading += COARSE * 2.0;
+        }
+        match self.hand {
+            Some(i) => {
+                let size = self.sizes[i];
+                let pose = it::pose_centred(at, size, self.heading);
+                let problem = it::placing_problem(self.me(), size, pose, &self.others(i));
+                it::paint_ghost(painter, view, size, pose, problem.is_none(), true);
+                if response.clicked() {
+                    match problem {
+                        None => {
+                            self.draft[i] = Some(pose);
+                            self.refused = None;
+                            self.hand = self.draft.iter().position(Option::is_none);
+                        }
+                        Some(problem) => self.refused = Some(problem.say(t, &self.ship_name(i))),
+                    }
+                }
+            }
+            None if response.clicked() => {
+                let p = it::point(at);
+                let under = self.draft.iter().enumerate().find_map(|(i, pose)| {
+                    pose.filter(|pose| pose.footprint(self.sizes[i]).contains(p))
+                        .map(|pose| (i, pose))
+                });
+                if let Some((i, pose)) = under {
+                    self.draft[i] = None;
+                    self.heading = it::heading_of(pose);
+                    self.hand = Some(i);
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn flagship(&self, i: usize) -> bool {
+        self.table.goal() == Goal::Flagship && i == 0
+    }
+
+    /// Keys turn the ship in hand or the ghost: Q and E coarsely, the arrows finely,
+    /// the wheel over the table.
+    fn turn_by_keys(&mut self, ui: &egui::Ui, hovered: bool) {
+        let turn = ui.input(|i| {
+            let mut d = 0.0;
+            if i.key_pressed(Key::Q) {
+                d += COARSE;
+            }
+            if i.key_pressed(Key::E) {
+                d -= COARSE;
+            }
+            if i.key_pressed(Key::ArrowLeft) {
+                d += FINE;
+            }
+            if i.key_pressed(Key::ArrowRight) {
+                d -= FINE;
+            }
+            let notches: f32 = i
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    egui::Event::MouseWheel { delta, .. } if hovered => Some(delta.y.signum()),
+                    _ => None,
+                })
+                .sum();
+            d + f64::from(notches) * FINE * 5.0
+        });
+        if turn == 0.0 {
+            return;
+        }
+        // On the turned table (north at the bottom) turning left is the same turn.
+        if self.shown.is_some() {
+            let base = self.turned.or(self.ghost_angle()).unwrap_or(0.0);
+            self.turned = Some(base + turn);
+        } else {
+            self.heading += turn;
+        }
+    }
+
+    fn placing_panel(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        ui.heading(t.get("ice-place-title"));
+        ui.label(t.get("ice-place-help"));
+        ui.weak(t.get("ice-hidden"));
+        ui.add_space(6.0);
+        for i in 0..self.sizes.len() {
+            let mut label = format!("{} · {}", self.ship_name(i), size_name(t, self.sizes[i]));
+            if self.flagship(i) {
+                label = format!("{label} · {}", t.get("ice-flagship"));
+            }
+            let laid = self.draft[i].is_some();
+            let text = if laid { format!("✔ {label}") } else { label };
+            if ui.selectable_label(self.hand == Some(i), text).clicked() {
+                self.draft[i] = None;
+                self.hand = Some(i);
+            }
+        }
+        ui.add_space(6.0);
+        if ui.button(t.get("ice-place-auto")).clicked() {
+            let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(now);
+            let goal = self.table.goal();
+            if complete_placement(self.me(), &self.sizes, goal, &mut self.draft, &mut rng).is_some()
+            {
+                self.hand = None;
+                self.refused = None;
+            } else {
+                self.refused = Some(t.get("ice-place-no-room"));
+            }
+        }
+        if ui.button(t.get("ice-place-clear")).clicked() {
+            self.draft.iter_mut().for_each(|p| *p = None);
+            self.hand = Some(0);
+        }
+        ui.add_space(6.0);
+        let all = self.draft.iter().all(Option::is_some);
+        let ready = egui::Button::new(RichText::new(t.get("ice-ready")).size(18.0))
+            .min_size(Vec2::new(200.0, 40.0));
+        if ui.add_enabled(all, ready).clicked() {
+            let placement: Vec<Placed> = self
+                .draft
+                .iter()
+                .zip(&self.sizes)
+                .enumerate()
+                .filter_map(|(i, (pose, &size))| {
+                    pose.map(|pose| Placed {
+                        size,
+                        pose,
+                        flagship: self.flagship(i),
+                    })
+                })
+                .collect();
+            match self.table.place(now, placement) {
+                Ok(()) => {
+                    self.shown = self.table.game().cloned();
+                    self.refused = None;
+                    self.news.push_back(t.get("ice-revealed"));
+                }
+                Err(IcehouseError::Placement(e)) => {
+                    self.refused = Some(it::placement_refusal(t, &e));
+                }
+                Err(e) => self.refused = Some(e.to_string()),
+            }
+        }
+        self.refusal_line(ui);
+    }
+
+    fn refusal_line(&self, ui: &mut egui::Ui) {
+        if let Some(why) = &self.refused {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), why);
+        }
+    }
+
+    // ----- Battle -----
+
+    /// The pose the picked ship's next step starts from (after the steps laid).
+    fn step_from(&self, game: &Game, ship: u8) -> Option<Pose> {
+        let s = game.ships(self.me()).get(usize::from(ship))?;
+        it::poses_along(s.pose, &self.steps).last().copied()
+    }
+
+    fn ghost_angle(&self) -> Option<f64> {
+        let game = self.shown.as_ref()?;
+        let from = self.step_from(game, self.picked?)?;
+        self.last_pointer.map(|p| it::angle_to(from.bow, p))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn battle_table(
+        &mut self,
+        ui: &egui::Ui,
+        painter: &egui::Painter,
+        view: &View,
+        response: &egui::Response,
+        pointer: Option<(f64, f64)>,
+        now: Millis,
+        t: &Text,
+    ) {
+        let Some(game) = self.shown.clone() else {
+            return;
+        };
+        self.paint_traces(painter, view);
+        self.paint_fleets(painter, view, &game, now);
+        if !self.table.my_turn() || self.table.game().is_none_or(|g| g != &game) {
+            return;
+        }
+        self.turn_by_keys(ui, response.hovered());
+        self.battle_keys(ui, now, t);
+        let gesture = Gesture {
+            pointer,
+            clicked: response.clicked(),
+            secondary: response.secondary_clicked(),
+        };
+        let me = self.me();
+        // A click on one of the person's own ships picks it (not in the middle of a move).
+        if gesture.clicked
+            && self.steps.is_empty()
+            && let Some(p) = pointer.map(it::point)
+            && let Some(i) = game
+                .ships(me)
+                .iter()
+                .position(|s| s.afloat && s.footprint().contains(p))
+        {
+            self.pick(&game, i as u8);
+            return;
+        }
+        let Some(ship) = self.picked else { return };
+        let Some(s) = game.ships(me).get(usize::from(ship)).copied() else {
+            return;
+        };
+        it::paint_ring(painter, view, s.pose, s.size(), LIT, 2.0);
+        let drawn = Drawn { painter, view };
+        match self.mode {
+            Mode::Move => self.move_ghost(&drawn, &game, &s, ship, gesture, now, t),
+            Mode::Fire => self.fire_aim(&drawn, &game, &s, ship, gesture, now, t),
+        }
+    }
+
+    /// Both fleets, and the glow of a ship just sunk.
+    fn paint_fleets(&self, painter: &egui::Painter, view: &View, game: &Game, now: Millis) {
+        let me = self.me();
+        for side in Side::BOTH {
+            for ship in game.ships(side) {
+                let look = Look {
+                    damage: ship.damage,
+                    flagship: ship.flagship,
+                    faint: !ship.afloat,
+                    ..it::look_of(side == me)
+                };
+                ice_view::paint_ship(painter, view, ship.pose, ship.size(), look);
+            }
+        }
+        if let Some((_, pose, size, at)) = self.sinking
+            && (self.calm || now < at + SINK_MS)
+        {
+            let fade = if self.calm {
+                1.0
+            } else {
+                1.0 - (now - at) as f32 / SINK_MS as f32
+            };
+            let colour = super::super::palette::FIRE.gamma_multiply(fade);
+            it::paint_ring(painter, view, pose, size, colour, 4.0);
+        }
+    }
+
+    /// The steps laid, the ghost of the next after the pointer, and its click.
+    #[allow(clippy::too_many_arguments)]
+    fn move_ghost(
+        &mut self,
+        drawn: &Drawn<'_>,
+        game: &Game,
+        s: &Ship,
+        ship: u8,
+        gesture: Gesture,
+        now: Millis,
+        t: &Text,
+    ) {
+        let (painter, view) = (drawn.painter, drawn.view);
+        let Some(from) = self.step_from(game, ship) else {
+            return;
+        };
+        for pose in it::poses_along(s.pose, &self.steps).iter().skip(1) {
+            it::paint_ghost(painter, view, s.size(), *pose, true, true);
+        }
+        if gesture.secondary {
+            self.sail(now, t);
+            return;
+        }
+        if self.steps.len() >= s.size().steps() || game.has_moved(ship) {
+            return;
+        }
+        let Some(angle) = self.turned.or(self.ghost_angle()) else {
+            return;
+        };
+        it::paint_pivot(painter, view, from, s.size());
+        let (next, verdict) = it::ghost(game, ship, s.size(), from, angle);
+        it::paint_ghost(painter, view, s.size(), next, verdict.is_ok(), true);
+        if !gesture.clicked {
+            return;
+        }
+        match verdict {
+            Ok(step) => {
+                self.steps.push(next.bow);
+                self.turned = None;
+                self.refused = None;
+                // No step follows the last one allowed, or a ram.
+                if self.steps.len() == s.size().steps() || step == Step::Rams {
+                    self.sail(now, t);
+                }
+            }
+            Err(why) => self.refused = Some(it::refusal(t, &why)),
+        }
+    }
+
+    /// The large pyramid's shadow after the pointer, its lit targets, and a click
+    /// that fires at one.
+    #[allow(clippy::too_many_arguments)]
+    fn fire_aim(
+        &mut self,
+        drawn: &Drawn<'_>,
+        game: &Game,
+        s: &Ship,
+        ship: u8,
+        gesture: Gesture,
+        now: Millis,
+        t: &Text,
+    ) {
+        let (painter, view) = (drawn.painter, drawn.view);
+        let Some(at) = gesture.pointer else { return };
+        let Some(aim) = it::aim(game, ship, at) else {
+            return;
+        };
+        ice_view::paint_field(painter, view, &aim.field, LIT);
+        let enemy = game.ships(self.me().other());
+        for shot in &aim.lit {
+            if let Some(target) = enemy.get(usize::from(shot.target)) {
+                it::paint_ring(painter, view, target.pose, target.size(), LIT, 3.0);
+            }
+        }
+        let p = it::point(at);
+        let Some(target) = enemy
+            .iter()
+            .position(|e| e.afloat && e.footprint().contains(p))
+        else {
+            return;
+        };
+        let shot = aim.lit.iter().find(|s| usize::from(s.target) == target);
+        if let Some(shot) = shot {
+            it::paint_shot(painter, view, aim.field.origin(shot.j), shot.at, true);
+        }
+        if !gesture.clicked {
+            return;
+        }
+        if let Some(shot) = shot {
+            self.act(now, Action::Fire(*shot), t);
+        } else if game.shots_fired(ship) >= s.size().pips() {
+            let name = Arg::from(s.name.to_string());
+            self.refused = Some(t.with("ice-why-no-shot", &[("ship", name)]));
+        } else {
+            let name = Arg::from(enemy[target].name.to_string());
+            self.refused = Some(t.with("ice-not-lit", &[("ship", name)]));
+        }
+    }
+
+    fn paint_traces(&self, painter: &egui::Painter, view: &View) {
+        for traces in &self.traces {
+            for trace in traces {
+                match *trace {
+                    Trace::Sailed { side, size, from } => {
+                        let look = Look {
+                            faint: true,
+                            ..it::look_of(side == self.me())
+                        };
+                        let look = Look {
+                            colour: look.colour.gamma_multiply(0.5),
+                            ..look
+                        };
+                        ice_view::paint_ship(painter, view, from, size, look);
+                    }
+                    Trace::Fired { from, to, .. } => it::paint_shot(painter, view, from, to, false),
+                }
+            }
+        }
+    }
+
+    fn pick(&mut self, game: &Game, ship: u8) {
+        self.picked = Some(ship);
+        self.steps.clear();
+        self.turned = None;
+        self.refused = None;
+        self.mode = if game.has_moved(ship) {
+            Mode::Fire
+        } else {
+            Mode::Move
+        };
+    }
+
+    /// M, F, Enter, Escape and Space at the person's turn.
+    fn battle_keys(&mut self, ui: &egui::Ui, now: Millis, t: &Text) {
+        let (m, f, enter, escape, space) = ui.input(|i| {
+            (
+                i.key_pressed(Key::M),
+                i.key_pressed(Key::F),
+                i.key_pressed(Key::Enter),
+                i.key_pressed(Key::Escape),
+                i.key_pressed(Key::Space),
+            )
+        });
+        // Space on a focused button presses that button; it ends no turn besides.
+        let space = space && ui.ctx().memory(|m| m.focused().is_none());
+        if m && self.steps.is_empty() {
+            self.mode = Mode::Move;
+        }
+        if f && self.steps.is_empty() {
+            self.mode = Mode::Fire;
+        }
+        if enter {
+            self.sail(now, t);
+        }
+        if escape {
+            if self.steps.is_empty() {
+                self.picked = None;
+            }
+            self.steps.clear();
+            self.refused = None;
+        }
+        if space {
+            self.act(now, Action::EndTurn, t);
+        }
+    }
+
+    /// Sends the steps laid as one move.
+    fn sail(&mut self, now: Millis, t: &Text) {
+        let (Some(ship), Some(steps)) = (self.picked, Steps::new(&self.steps)) else {
+            return;
+        };
+        self.act(now, Action::Move { ship, steps }, t);
+    }
+
+    fn act(&mut self, now: Millis, action: Action, t: &Text) {
+        match self.table.play(now, action) {
+            Ok(_) => {
+                self.steps.clear();
+                self.refused = None;
+                while let Some(played) = self.table.poll_played() {
+                    self.take(&played, now, t);
+                }
+                // The ship stays picked while it may still act.
+                if let (Some(ship), Some(game)) = (self.picked, self.table.game()) {
+                    let s = game.ships(self.me()).get(usize::from(ship));
+                    let can_fire =
+                        s.is_some_and(|s| s.afloat && game.shots_fired(ship) < s.size().pips());
+                    if !self.table.my_turn() || !can_fire {
+                        self.picked = None;
+                    } else {
+                        self.mode = Mode::Fire;
+                    }
+                }
+            }
+            Err(IcehouseError::Refused(why)) => self.refused = Some(it::refusal(t, &why)),
+            Err(e) => self.refused = Some(e.to_string()),
+        }
+    }
+
+    /// What the picked ship does: move or fire, the steps left or the targets lit.
+    fn picked_panel(&mut self, ui: &mut egui::Ui, game: &Game, ship: u8, now: Millis, t: &Text) {
+        let me = self.me();
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui
+                .selectable_label(self.mode == Mode::Move, t.get("ice-mode-move"))
+                .clicked()
+                && self.steps.is_empty()
+            {
+                self.mode = Mode::Move;
+            }
+            if ui
+                .selectable_label(self.mode == Mode::Fire, t.get("ice-mode-fire"))
+                .clicked()
+                && self.steps.is_empty()
+            {
+                self.mode = Mode::Fire;
+            }
+        });
+        match self.mode {
+            Mode::Move => {
+                let max = game
+                    .ships(me)
+                    .get(usize::from(ship))
+                    .map_or(0, |s| s.size().steps());
+                ui.label(t.with(
+                    "ice-move-help",
+                    &[("left", Arg::from(max.saturating_sub(self.steps.len())))],
+                ));
+                if !self.steps.is_empty()
+                    && ui
+                        .button(t.with("ice-sail", &[("steps", Arg::from(self.steps.len()))]))
+                        .clicked()
+                {
+                    self.sail(now, t);
+                }
+            }
+            Mode::Fire => {
+                ui.label(t.get("ice-fire-help"));
+                if let Some(at) = self.last_pointer
+                    && let Some(aim) = it::aim(game, ship, at)
+                {
+                    let names: Vec<String> = aim
+                        .lit
+                        .iter()
+                        .filter_map(|s| game.ships(me.other()).get(usize::from(s.target)))
+                        .map(|s| s.name.to_string())
+                        .collect();
+                    if names.is_empty() {
+                        ui.label(t.get("ice-lit-none"));
+                    } else {
+                        ui.label(t.with("ice-lit", &[("ships", Arg::from(names.join(", ")))]));
+                    }
+                }
+            }
+        }
+    }
+
+    fn battle_panel(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        let Some(game) = self.shown.clone() else {
+            return;
+        };
+        let me = self.me();
+        if !self.table.is_over() {
+            if self.table.my_turn() {
+                ui.heading(t.get("ice-your-turn"));
+                ui.label(
+                    RichText::new(t.with(
+                        "ice-actions-left",
+                        &[("left", Arg::from(u32::from(game.actions_left())))],
+                    ))
+                    .size(18.0)
+                    .strong(),
+                );
+            } else {
+                ui.heading(t.get("ice-their-turn"));
+            }
+            ui.label(t.with("ice-turn-number", &[("turn", Arg::from(game.turn()))]));
+        }
+        ui.add_space(6.0);
+        let my_turn = self.table.my_turn();
+        for (i, s) in game.ships(me).iter().enumerate() {
+            let i = i as u8;
+            let state = if !s.afloat {
+                t.get("ice-ship-sunk")
+            } else if !my_turn {
+                t.with("ice-ship-hits", &[("left", Arg::from(s.strength()))])
+            } else {
+                let shots = u32::from(s.size().pips() - game.shots_fired(i).min(s.size().pips()));
+                let id = if game.has_moved(i) {
+                    "ice-ship-moved"
+                } else {
+                    "ice-ship-may-move"
+                };
+                t.with(id, &[("shots", Arg::from(shots))])
+            };
+            let text = format!("{} — {state}", s.name);
+            if ui
+                .add_enabled(
+                    s.afloat && my_turn,
+                    egui::Button::selectable(self.picked == Some(i), text),
+                )
+                .clicked()
+            {
+                self.pick(&game, i);
+            }
+        }
+        if my_turn && let Some(ship) = self.picked {
+            self.picked_panel(ui, &game, ship, now, t);
+        } else if my_turn {
+            ui.label(t.get("ice-pick"));
+        }
+        if my_turn {
+            ui.add_space(6.0);
+            let end = egui::Button::new(RichText::new(t.get("ice-end-turn")).size(16.0))
+                .min_size(Vec2::new(180.0, 34.0));
+            if ui.add(end).clicked() {
+                self.act(now, Action::EndTurn, t);
+            }
+        }
+        self.refusal_line(ui);
+        ui.add_space(8.0);
+        for line in &self.news {
+            ui.label(line);
+        }
+    }
+
+    // ----- Results -----
+
+    fn results(&self, ui: &mut egui::Ui, t: &Text) -> Asked {
+        let mut asked = Asked::Nothing;
+        let Some(winner) = self.table.winner() else {
+            return asked;
+        };
+        let me = self.me();
+        let headline = match winner {
+            Some(w) if w == me => "arch-won",
+            Some(_) => "arch-lost",
+            None => "arch-drawn",
+        };
+        let why = if self.table.resigned().is_some() {
+            t.get("arch-why-resigned")
+        } else {
+            let reason = self.table.game().and_then(Game::ending).map(|e| e.reason);
+            t.get(match reason {
+                Some(EndReason::AllSunk) | None => "ice-why-all-sunk",
+                Some(EndReason::FlagshipSunk) => "ice-why-flagship-sunk",
+                Some(EndReason::Rammed) => "ice-why-rammed",
+                Some(EndReason::Quiet) => "ice-why-quiet",
+                Some(EndReason::BrokeThrough) => "ice-why-broke-through",
+                Some(EndReason::Held) => "ice-why-held",
+            })
+        };
+        let (lost, shots, turns) = self.figures();
+        egui::Frame::group(ui.style())
+            .fill(ui.visuals().faint_bg_color)
+            .inner_margin(12.0)
+            .show(ui, |ui| {
+                ui.heading(RichText::new(t.get(headline)).size(26.0).strong());
+                ui.label(why);
+                ui.label(t.with(
+                    "ice-results",
+                    &[
+                        ("mine", Arg::from(lost[0])),
+                        ("theirs", Arg::from(lost[1])),
+                        ("myshots", Arg::from(shots[0])),
+                        ("theirshots", Arg::from(shots[1])),
+                        ("turns", Arg::from(turns)),
+                    ],
+                ));
+                ui.horizontal(|ui| {
+                    let again = egui::Button::new(RichText::new(t.get("arch-new-game")).size(18.0))
+                        .min_size(Vec2::new(160.0, 38.0));
+                    if ui.add(again).clicked() {
+                        asked = Asked::NewGame;
+                    }
+                    if ui.button(t.get("home")).clicked() {
+                        asked = Asked::Home;
+                    }
+                });
+            });
+        asked
+    }
+
+    /// Ships lost and shots that hit (the person's, the computer's), and turns played.
+    fn figures(&self) -> ([usize; 2], [usize; 2], u32) {
+        let Some(game) = self.table.game() else {
+            return ([0, 0], [0, 0], 0);
+        };
+        let me = self.me();
+        let lost = |side: Side| game.ships(side).iter().filter(|s| !s.afloat).count();
+        let mut shots = [0, 0];
+        // Replaying the saved actions names each shot's side.
+        if let Some(mut replay) = self.start() {
+            for action in &self.table.saved().actions {
+                if matches!(action, Action::Fire(_)) {
+                    shots[usize::from(replay.to_move() != me)] += 1;
+                }
+                let _ = replay.play(*action);
+            }
+        }
+        ([lost(me), lost(me.other())], shots, game.turn())
+    }
+
+    /// The game as it began.
+    fn start(&self) -> Option<Game> {
+        let saved = self.table.saved();
+        Game::new(
+            saved.goal,
+            saved.fleets,
+            [&saved.placements[0], &saved.placements[1]],
+        )
+        .ok()
+    }
+}
+
+/// A level's name as the home screen says it.
+pub(super) fn level_name(t: &Text, level: Level) -> String {
+    t.get(match level {
+        Level::Easy => "level-easy",
+        Level::Medium => "level-medium",
+        Level::Hard => "level-hard",
+    })
+}
+
+fn size_name(t: &Text, size: Size) -> String {
+    t.get(match size {
+        Size::Small => "ice-small",
+        Size::Medium => "ice-medium",
+        Size::Large => "ice-large",
+    })
+}
+
+fn goal_name(t: &Text, goal: Goal, me: Side) -> String {
+    t.get(match goal {
+        Goal::SinkAll => "ice-goal-sink",
+        Goal::Flagship => "ice-goal-flagship",
+        Goal::Breakthrough { attacker } if attacker == me => "ice-goal-attack",
+        Goal::Breakthrough { .. } => "ice-goal-defend",
+    })
+}
+
+/// The home card's choices for Icehouse Armada: the goal and the squadron; whether
+/// one changed.
+pub(super) fn options(ui: &mut egui::Ui, t: &Text, prefs: &mut super::Prefs) -> bool {
+    use super::IceSquadron;
+    let (goal, squadron) = (prefs.ice_goal, prefs.ice_squadron);
+    ui.indent("ice_options", |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(t.get("ice-goal"));
+            for (choice, id) in [
+                (IcehouseGoal::SinkAll, "ice-goal-sink"),
+                (IcehouseGoal::Flagship, "ice-goal-flagship"),
+                (
+                    IcehouseGoal::Breakthrough {
+                        person_attacks: true,
+                    },
+                    "ice-goal-attack",
+                ),
+                (
+                    IcehouseGoal::Breakthrough {
+                        person_attacks: false,
+                    },
+                    "ice-goal-defend",
+                ),
+            ] {
+                ui.radio_value(&mut prefs.ice_goal, choice, t.get(id));
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label(t.get("ice-squadron"));
+            ui.radio_value(
+                &mut prefs.ice_squadron,
+                IceSquadron::Heavy,
+                t.get("ice-heavy"),
+            );
+            ui.radio_value(
+                &mut prefs.ice_squadron,
+                IceSquadron::Light,
+                t.get("ice-light"),
+            );
+        });
+    });
+    (goal, squadron) != (prefs.ice_goal, prefs.ice_squadron)
+}
+
+impl Armada {
+    /// The person's Icehouse choices as the home screen holds them (medium level).
+    pub(super) fn ice_choice(&self) -> IcehouseChoice {
+        IcehouseChoice {
+            level: Level::Medium,
+            squadron: match self.prefs.ice_squadron {
+                super::IceSquadron::Heavy => crate::driver::ice::Squadron::Heavy,
+                super::IceSquadron::Light => crate::driver::ice::Squadron::Light,
+            },
+            goal: self.prefs.ice_goal,
+        }
+    }
+
+    /// A new game of Icehouse Armada against the computer.
+    pub(super) fn open_icehouse(&mut self, choice: IcehouseChoice, now: Millis) {
+        match IcehouseTable::new(choice, self.store.clone(), now) {
+            Ok(table) => self.show_icehouse(table),
+            Err(error) => self.note = Some(error),
+        }
+    }
+
+    fn show_icehouse(&mut self, table: IcehouseTable) {
+        let table = if self.fast {
+            table.without_pauses()
+        } else {
+            table
+        };
+        self.ice = Some(Box::new(IcePlay::new(table)));
+        self.home = None;
+    }
+
+    /// The saved game of Icehouse Armada, where it was left.
+    pub(super) fn resume_icehouse(&mut self, now: Millis) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        match IcehouseTable::resume(store, now, now) {
+            Ok(Some(table)) => self.show_icehouse(table),
+            Ok(None) => {}
+            Err(error) => self.note = Some(error),
+        }
+    }
+
+    /// The Icehouse screen, and what it asked.
+    pub(super) fn icehouse_screen(&mut self, ui: &mut egui::Ui, now: Millis) {
+        let Some(play) = &mut self.ice else { return };
+        play.calm = self.prefs.reduce_motion;
+        if let Some(at) = play.tick(now, &self.text) {
+            let wait = at.saturating_sub(now).clamp(16, 500);
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(wait));
+        }
+        let asked = play.show(ui, now, &self.text);
+        match asked {
+            Asked::Nothing => {}
+            Asked::Home => self.go_home(),
+            Asked::NewGame => {
+                let choice = self.ice_choice();
+                self.open_icehouse(
+                    IcehouseChoice {
+                        level: self.ice.as_ref().map_or(choice.level, |p| p.table.level()),
+                        ..choice
+                    },
+                    now,
+                );
+            }
+        }
+    }
+
+    /// The game on the Icehouse screen, as the person sees it (for tests).
+    pub fn icehouse_game(&self) -> Option<&Game> {
+        self.ice.as_ref()?.shown.as_ref()
+    }
+
+    /// The person's side at the Icehouse table (for tests).
+    pub fn icehouse_side(&self) -> Option<Side> {
+        Some(self.ice.as_ref()?.me())
+    }
+
+    /// Where a table point was drawn in the last frame (for tests).
+    pub fn icehouse_screen_pos(&self, p: Point) -> Option<egui::Pos2> {
+        Some(self.ice.as_ref()?.view?.pos(p))
+    }
+}

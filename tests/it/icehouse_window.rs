@@ -1,0 +1,311 @@
+//! Icehouse Armada in the window, driven by the pointer and keys through
+//! `egui_kittest`: the fleet laid by hand (refused places named) and automatically,
+//! then whole games against each level by clicks — ships picked on the table, steps
+//! laid after the ghost, broadsides at lit targets, turns ended — asserting what the
+//! screen says.
+
+use armada::icehouse::{Game, Point, Pose, Side, Triangle, nearest_step};
+use armada::ui::Armada;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+
+use super::window::{click, has, step_until, window};
+
+/// The vector from `b` to `a`.
+const fn sub(a: Point, b: Point) -> Point {
+    Point::new(a.x - b.x, a.y - b.y)
+}
+
+/// The middle of a triangle, a point inside it.
+fn centre(t: &Triangle) -> Point {
+    let [a, b, c] = t.0;
+    Point::new((a.x + b.x + c.x) / 3, (a.y + b.y + c.y) / 3)
+}
+
+fn screen(harness: &Harness<'_, Armada>, p: Point) -> egui::Pos2 {
+    harness
+        .state()
+        .icehouse_screen_pos(p)
+        .expect("the Icehouse table is on screen")
+}
+
+/// A click of the primary button at a table point.
+fn click_at(harness: &mut Harness<'_, Armada>, p: Point) {
+    let pos = screen(harness, p);
+    harness.hover_at(pos);
+    harness.run();
+    harness.drag_at(pos);
+    harness.drop_at(pos);
+    harness.run();
+}
+
+fn hover(harness: &mut Harness<'_, Armada>, p: Point) {
+    let pos = screen(harness, p);
+    harness.hover_at(pos);
+    harness.run();
+}
+
+/// With `ARMADA_SHOTS=dir`, the window as it stands saved as `dir/name`.
+fn shot(harness: &mut Harness<'_, Armada>, name: &str) {
+    if let Ok(dir) = std::env::var("ARMADA_SHOTS") {
+        harness
+            .render()
+            .unwrap()
+            .save(std::path::Path::new(&dir).join(name))
+            .unwrap();
+    }
+}
+
+fn game(harness: &Harness<'_, Armada>) -> Game {
+    harness
+        .state()
+        .icehouse_game()
+        .expect("a game on the table")
+        .clone()
+}
+
+fn me(harness: &Harness<'_, Armada>) -> Side {
+    harness.state().icehouse_side().unwrap()
+}
+
+/// "Actions left: N" as the panel says it.
+fn actions_left(harness: &Harness<'_, Armada>) -> Option<u8> {
+    harness
+        .query_all_by_label_contains("Actions left: ")
+        .find_map(|n| {
+            n.accesskit_node()
+                .value()?
+                .rsplit(": ")
+                .next()?
+                .parse()
+                .ok()
+        })
+}
+
+fn over(harness: &Harness<'_, Armada>) -> bool {
+    ["You win!", "You lose.", "A draw."]
+        .iter()
+        .any(|r| has(harness, r))
+}
+
+/// Opens Icehouse Armada against `level` from home and lays the fleet: the first
+/// ship by hand, a refused place in the middle of the table named, the rest
+/// automatically; then Ready.
+fn open_and_place(harness: &mut Harness<'_, Armada>, level: &str) {
+    click(harness, "Icehouse Armada");
+    click(harness, level);
+    assert!(has(harness, "Lay your fleet"));
+    assert!(has(harness, "hidden until yours is"));
+    let side = me(harness);
+    // The first ship is in hand: the middle of the table is no one's home.
+    click_at(harness, Point::new(450_000, 300_000));
+    assert!(
+        has(harness, "must lie wholly inside your home strip"),
+        "a place outside the home strip is refused with its reason"
+    );
+    let home_y = match side {
+        Side::South => 80_000,
+        Side::North => 520_000,
+    };
+    click_at(harness, Point::new(200_000, home_y));
+    assert!(has(harness, "✔ "), "the first ship is laid");
+    // The next ship comes to hand; laid on the same place it would touch the first.
+    click_at(harness, Point::new(200_000, home_y));
+    assert!(has(harness, "would touch"), "a touching place is refused");
+    click(harness, "Place the rest automatically");
+    click(harness, "Ready — to battle");
+    assert!(
+        has(harness, "Both fleets are laid"),
+        "the computer's fleet is shown once both are laid"
+    );
+}
+
+/// What the person did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Did {
+    Fired,
+    Moved,
+    Ended,
+}
+
+/// One action of the person by clicks: a broadside at a lit target if any ship has
+/// one, else a move toward the nearest enemy, else the end of the turn; each
+/// checked taken (the actions left counted down, or the turn passed).
+fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
+    let g = game(harness);
+    let side = me(harness);
+    let before = actions_left(harness).expect("the actions left are shown");
+    assert_eq!(before, g.actions_left());
+    let turn = g.turn();
+    let taken = |h: &Harness<'_, Armada>| {
+        let g = game(h);
+        g.turn() != turn || g.actions_left() < before || g.ending().is_some() || over(h)
+    };
+    // Fire: pick a ship with shots left, press F, point at each enemy.
+    for (i, ship) in g.ships(side).iter().enumerate() {
+        if !ship.afloat || g.shots_fired(i as u8) >= ship.size().pips() {
+            continue;
+        }
+        click_at(harness, centre(&ship.footprint()));
+        harness.key_press(egui::Key::F);
+        harness.run();
+        for enemy in g.ships(side.other()).iter().filter(|e| e.afloat) {
+            let at = centre(&enemy.footprint());
+            hover(harness, at);
+            let name = enemy.name.to_string();
+            let lit = harness
+                .query_all_by_label_contains("In the line of fire: ")
+                .filter_map(|n| n.accesskit_node().value())
+                .any(|l| {
+                    l.split(": ")
+                        .nth(1)
+                        .is_some_and(|s| s.split(", ").any(|n| n == name))
+                });
+            if lit {
+                click_at(harness, at);
+                assert!(taken(harness), "a click on a lit target fires");
+                assert!(
+                    has(harness, &format!("hit {name}")) || has(harness, &format!("sank {name}")),
+                    "the news names the hit"
+                );
+                return Did::Fired;
+            }
+        }
+        harness.key_press(egui::Key::Escape);
+        harness.run();
+    }
+    // Move: a ship that has not moved, toward the nearest enemy.
+    for (i, ship) in g.ships(side).iter().enumerate() {
+        if !ship.afloat || g.has_moved(i as u8) {
+            continue;
+        }
+        let target = g
+            .ships(side.other())
+            .iter()
+            .filter(|e| e.afloat)
+            .min_by_key(|e| sub(e.pose.bow, ship.pose.bow).len2())
+            .map(|e| e.pose.bow);
+        let Some(target) = target else { break };
+        let angle =
+            ((target.y - ship.pose.bow.y) as f64).atan2((target.x - ship.pose.bow.x) as f64);
+        let Ok((next, _)) = nearest_step(&g, i as u8, ship.pose, angle) else {
+            continue;
+        };
+        click_at(harness, centre(&ship.footprint()));
+        // The pointer far along the legal heading: the ghost pivots there.
+        let d = sub(next.bow, ship.pose.bow);
+        let far = Point::new(ship.pose.bow.x + d.x * 2, ship.pose.bow.y + d.y * 2);
+        click_at(harness, far);
+        harness.key_press(egui::Key::Enter);
+        harness.run();
+        if taken(harness) {
+            let moved = game(harness);
+            if moved.ending().is_none() && moved.turn() == turn {
+                assert!(moved.has_moved(i as u8));
+                assert_ne!(moved.ships(side)[i].pose, ship.pose, "the ship sailed");
+            }
+            return Did::Moved;
+        }
+        harness.key_press(egui::Key::Escape);
+        harness.run();
+    }
+    click(harness, "End turn (Space)");
+    assert!(taken(harness), "End turn passes the turn");
+    Did::Ended
+}
+
+/// Plays the person's turns by clicks until the game is over; the person's actions.
+fn play_to_the_end(harness: &mut Harness<'_, Armada>) -> Vec<Did> {
+    let mut actions = Vec::new();
+    for _ in 0..2_000 {
+        assert!(
+            step_until(harness, 400, |h| over(h) || has(h, "Your turn")),
+            "the computer never gave the turn back"
+        );
+        if over(harness) {
+            return actions;
+        }
+        actions.push(one_action(harness));
+    }
+    panic!("a game of 2,000 actions");
+}
+
+#[test]
+fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
+    let mut all = Vec::new();
+    for level in ["Easy", "Medium", "Hard"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut harness = window(dir.path());
+        open_and_place(&mut harness, level);
+        let actions = play_to_the_end(&mut harness);
+        let count = |did| actions.iter().filter(|&&d| d == did).count();
+        let ending = harness.state().icehouse_game().and_then(Game::ending);
+        eprintln!(
+            "{level}: fired {}, moved {}, ended {} turns early; {ending:?}",
+            count(Did::Fired),
+            count(Did::Moved),
+            count(Did::Ended)
+        );
+        all.extend(actions);
+        assert!(has(&harness, "Ships lost — you:"), "{level}: the results");
+        let saved = armada::store::Store::open(Some(dir.path()))
+            .unwrap()
+            .icehouse()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            saved.game().unwrap().as_ref(),
+            harness.state().icehouse_game(),
+            "{level}: the game on screen is the one saved"
+        );
+    }
+    for did in [Did::Fired, Did::Moved] {
+        assert!(
+            all.contains(&did),
+            "{did:?}: every kind of action was played by clicks"
+        );
+    }
+}
+
+/// A ghost pivoting too sharply is refused with its reason, and the refused step is
+/// not laid.
+#[test]
+fn a_refused_step_names_its_reason_and_a_click_on_an_unlit_target_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    open_and_place(&mut harness, "Easy");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Your turn")));
+    shot(&mut harness, "icehouse_turn.png");
+    let g = game(&harness);
+    let side = me(&harness);
+    let (i, ship) = g
+        .ships(side)
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.afloat)
+        .unwrap();
+    click_at(&mut harness, centre(&ship.footprint()));
+    // Straight back over its own stern: the step would overlap its last place.
+    let back = sub(ship.pose.stern, sub(ship.pose.bow, ship.pose.stern));
+    click_at(&mut harness, back);
+    assert!(
+        has(&harness, "turns too sharply"),
+        "a reversing step is refused with its reason"
+    );
+    assert_eq!(game(&harness), g, "nothing was played");
+    assert_eq!(actions_left(&harness), Some(3));
+    let _: Pose = g.ships(side)[i].pose;
+    // A target far out of reach is not lit; a click on it says why.
+    harness.key_press(egui::Key::F);
+    harness.run();
+    let far = g
+        .ships(side.other())
+        .iter()
+        .max_by_key(|e| sub(e.pose.bow, ship.pose.bow).len2())
+        .unwrap();
+    hover(&mut harness, centre(&far.footprint()));
+    assert!(has(&harness, "No target has a clear line from here"));
+    click_at(&mut harness, centre(&far.footprint()));
+    assert!(has(&harness, &format!("{} is not in the shadow", far.name)));
+    assert_eq!(game(&harness), g);
+}
