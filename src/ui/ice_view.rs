@@ -92,8 +92,10 @@ pub struct Look {
     /// Hits taken, marked on its pips.
     pub damage: u8,
     pub flagship: bool,
-    /// A ghost (a step not yet laid) or a sunk ship: faint.
+    /// A ghost (a step not yet laid) or a trace of the last turn: faint.
     pub faint: bool,
+    /// Sunk: grey, crossed out.
+    pub sunk: bool,
     /// Drawn in red: a refused place.
     pub refused: bool,
 }
@@ -105,6 +107,7 @@ impl Look {
             damage: 0,
             flagship: false,
             faint: false,
+            sunk: false,
             refused: false,
         }
     }
@@ -116,7 +119,13 @@ impl Look {
 pub fn paint_ship(painter: &Painter, view: &View, pose: Pose, size: Size, look: Look) {
     let (port, starboard) = pose.corners(size);
     let [p, s, bow, stern] = [port, starboard, pose.bow, pose.stern].map(|q| view.pos(q));
-    let base = if look.refused { FIRE } else { look.colour };
+    let base = if look.refused {
+        FIRE
+    } else if look.sunk {
+        Color32::from_gray(95)
+    } else {
+        look.colour
+    };
     let alpha = if look.faint { 0.45 } else { 1.0 };
     let lit = base.gamma_multiply(alpha);
     let shade = Color32::from_rgb(
@@ -160,6 +169,11 @@ pub fn paint_ship(painter: &Painter, view: &View, pose: Pose, size: Size, look: 
             r.max(4.0),
             Stroke::new(1.5, Color32::from_rgb(255, 220, 80).gamma_multiply(alpha)),
         );
+    }
+    if look.sunk {
+        let cross = Stroke::new(2.0, FIRE.gamma_multiply(0.8));
+        painter.line_segment([p, stern + (bow - stern) * 0.8], cross);
+        painter.line_segment([s, stern + (bow - stern) * 0.8], cross);
     }
 }
 

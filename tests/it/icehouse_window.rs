@@ -45,14 +45,14 @@ fn hover(harness: &mut Harness<'_, Armada>, p: Point) {
     harness.run();
 }
 
-/// With `ARMADA_SHOTS=dir`, the window as it stands saved as `dir/name`.
+/// With `ARMADA_SHOTS=dir`, the window as it stands saved as `dir/name` (the first
+/// time only: a whole game passes each moment many times).
 fn shot(harness: &mut Harness<'_, Armada>, name: &str) {
     if let Ok(dir) = std::env::var("ARMADA_SHOTS") {
-        harness
-            .render()
-            .unwrap()
-            .save(std::path::Path::new(&dir).join(name))
-            .unwrap();
+        let path = std::path::Path::new(&dir).join(name);
+        if !path.exists() {
+            harness.render().unwrap().save(path).unwrap();
+        }
     }
 }
 
@@ -112,6 +112,9 @@ fn open_and_place(harness: &mut Harness<'_, Armada>, level: &str) {
     // The next ship comes to hand; laid on the same place it would touch the first.
     click_at(harness, Point::new(200_000, home_y));
     assert!(has(harness, "would touch"), "a touching place is refused");
+    // The ship in hand half over the first: drawn red where it may not lie.
+    hover(harness, Point::new(215_000, home_y + 20_000));
+    shot(harness, "icehouse_placement.png");
     click(harness, "Place the rest automatically");
     click(harness, "Ready — to battle");
     assert!(
@@ -162,7 +165,11 @@ fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
                         .is_some_and(|s| s.split(", ").any(|n| n == name))
                 });
             if lit {
+                shot(harness, "icehouse_fire.png");
                 click_at(harness, at);
+                if has(harness, &format!("sank {name}")) {
+                    shot(harness, "icehouse_sinking.png");
+                }
                 assert!(taken(harness), "a click on a lit target fires");
                 assert!(
                     has(harness, &format!("hit {name}")) || has(harness, &format!("sank {name}")),
@@ -195,6 +202,8 @@ fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
         // The pointer far along the legal heading: the ghost pivots there.
         let d = sub(next.bow, ship.pose.bow);
         let far = Point::new(ship.pose.bow.x + d.x * 2, ship.pose.bow.y + d.y * 2);
+        hover(harness, far);
+        shot(harness, "icehouse_ghost.png");
         click_at(harness, far);
         harness.key_press(egui::Key::Enter);
         harness.run();
@@ -248,6 +257,7 @@ fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
         );
         all.extend(actions);
         assert!(has(&harness, "Ships lost — you:"), "{level}: the results");
+        shot(&mut harness, "icehouse_results.png");
         let saved = armada::store::Store::open(Some(dir.path()))
             .unwrap()
             .icehouse()

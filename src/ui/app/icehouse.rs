@@ -555,7 +555,7 @@ impl IcePlay {
                 let look = Look {
                     damage: ship.damage,
                     flagship: ship.flagship,
-                    faint: !ship.afloat,
+                    sunk: !ship.afloat,
                     ..it::look_of(side == me)
                 };
                 ice_view::paint_ship(painter, view, ship.pose, ship.size(), look);
