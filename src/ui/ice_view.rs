@@ -85,6 +85,18 @@ pub const fn squadron(north: bool) -> Color32 {
     if north { THEIRS } else { MINE }
 }
 
+/// How solid a ship is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shade {
+    Solid,
+    /// A ghost (a step not yet laid) or a trace of the last turn.
+    Faint,
+    /// A ghost in red: a refused place.
+    Refused,
+    /// Grey, crossed out.
+    Sunk,
+}
+
 /// How a ship is drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct Look {
@@ -92,12 +104,7 @@ pub struct Look {
     /// Hits taken, marked on its pips.
     pub damage: u8,
     pub flagship: bool,
-    /// A ghost (a step not yet laid) or a trace of the last turn: faint.
-    pub faint: bool,
-    /// Sunk: grey, crossed out.
-    pub sunk: bool,
-    /// Drawn in red: a refused place.
-    pub refused: bool,
+    pub shade: Shade,
 }
 
 impl Look {
@@ -106,9 +113,7 @@ impl Look {
             colour,
             damage: 0,
             flagship: false,
-            faint: false,
-            sunk: false,
-            refused: false,
+            shade: Shade::Solid,
         }
     }
 }
@@ -119,14 +124,13 @@ impl Look {
 pub fn paint_ship(painter: &Painter, view: &View, pose: Pose, size: Size, look: Look) {
     let (port, starboard) = pose.corners(size);
     let [p, s, bow, stern] = [port, starboard, pose.bow, pose.stern].map(|q| view.pos(q));
-    let base = if look.refused {
-        FIRE
-    } else if look.sunk {
-        Color32::from_gray(95)
-    } else {
-        look.colour
+    let base = match look.shade {
+        Shade::Refused => FIRE,
+        Shade::Sunk => Color32::from_gray(95),
+        Shade::Solid | Shade::Faint => look.colour,
     };
-    let alpha = if look.faint { 0.45 } else { 1.0 };
+    let faint = matches!(look.shade, Shade::Faint | Shade::Refused);
+    let alpha = if faint { 0.45 } else { 1.0 };
     let lit = base.gamma_multiply(alpha);
     let shade = Color32::from_rgb(
         (f32::from(base.r()) * 0.62) as u8,
@@ -145,7 +149,7 @@ pub fn paint_ship(painter: &Painter, view: &View, pose: Pose, size: Size, look: 
         Stroke::NONE,
     ));
     // A ghost is outlined in its own colour, so it reads over the water.
-    let edge = if look.faint {
+    let edge = if faint {
         Stroke::new(1.5, base)
     } else {
         Stroke::new(1.0, Color32::BLACK.gamma_multiply(0.6))
@@ -170,7 +174,7 @@ pub fn paint_ship(painter: &Painter, view: &View, pose: Pose, size: Size, look: 
             Stroke::new(1.5, Color32::from_rgb(255, 220, 80).gamma_multiply(alpha)),
         );
     }
-    if look.sunk {
+    if look.shade == Shade::Sunk {
         let cross = Stroke::new(2.0, FIRE.gamma_multiply(0.8));
         painter.line_segment([p, stern + (bow - stern) * 0.8], cross);
         painter.line_segment([s, stern + (bow - stern) * 0.8], cross);

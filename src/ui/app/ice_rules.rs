@@ -3,7 +3,7 @@
 use egui::{Sense, Vec2};
 
 use super::super::i18n::Text;
-use super::super::ice_view::{self, Look, View};
+use super::super::ice_view::{self, Look, Shade, View};
 use super::super::palette::{FIRE, REACH};
 use super::rules::{TEXT_WIDTH, caption, paragraphs, section};
 use crate::driver::ice::{
@@ -156,8 +156,7 @@ pub(super) fn sections(ui: &mut egui::Ui, t: &Text) {
                     (d.refused, d.refused_why.is_ok()),
                 ] {
                     let mut look = Look::of(REACH);
-                    look.faint = true;
-                    look.refused = !ok;
+                    look.shade = if ok { Shade::Faint } else { Shade::Refused };
                     ice_view::paint_ship(&painter, &view, pose, d.ship.size, look);
                 }
             }

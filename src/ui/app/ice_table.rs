@@ -5,7 +5,7 @@
 use egui::{Color32, Painter, Pos2, Rect, Stroke};
 
 use super::super::i18n::{Arg, Text};
-use super::super::ice_view::{self, Look, View};
+use super::super::ice_view::{self, Look, Shade, View};
 use super::super::palette::{DEEP, FIRE, REACH};
 use crate::driver::ice::{
     Broadside, Field, Game, HOME_DEPTH, PlacementError, Point, Pose, Refusal, Shot, Side, Size,
@@ -221,8 +221,7 @@ pub(super) fn paint_ghost(
     mine: bool,
 ) {
     let look = Look {
-        faint: true,
-        refused: !ok,
+        shade: if ok { Shade::Faint } else { Shade::Refused },
         ..look_of(mine)
     };
     ice_view::paint_ship(painter, view, pose, size, look);

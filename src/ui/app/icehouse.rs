@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use egui::{Color32, Key, RichText, Sense, Vec2};
 
 use super::super::i18n::{Arg, Text};
-use super::super::ice_view::{self, Look, View};
+use super::super::ice_view::{self, Look, Shade, View};
 use super::Armada;
 use super::ice_table::{self as it, LIT};
 use crate::driver::ice::{
@@ -555,7 +555,11 @@ impl IcePlay {
                 let look = Look {
                     damage: ship.damage,
                     flagship: ship.flagship,
-                    sunk: !ship.afloat,
+                    shade: if ship.afloat {
+                        Shade::Solid
+                    } else {
+                        Shade::Sunk
+                    },
                     ..it::look_of(side == me)
                 };
                 ice_view::paint_ship(painter, view, ship.pose, ship.size(), look);
@@ -679,7 +683,7 @@ impl IcePlay {
                 match *trace {
                     Trace::Sailed { side, size, from } => {
                         let look = Look {
-                            faint: true,
+                            shade: Shade::Faint,
                             ..it::look_of(side == self.me())
                         };
                         let look = Look {
