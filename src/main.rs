@@ -94,6 +94,10 @@ enum Command {
         /// renderer goes, which a server without vsync such as Xvfb otherwise does).
         #[arg(long, default_value_t = 60)]
         fps: u32,
+        /// The screen measured: `sea` (weapons animating) or `icehouse` (a step's
+        /// ghost, then a broadside's shadow lighting targets, after a moving pointer).
+        #[arg(long, default_value = "sea")]
+        game: String,
     },
     /// Opens the window (what `armada` alone does).
     Window {
@@ -314,7 +318,7 @@ fn run(cli: &Cli) -> Result<u8> {
     };
     match command {
         #[cfg(feature = "bench")]
-        Command::BenchWindow { fps } => cli::bench::bench_window(*fps),
+        Command::BenchWindow { fps, game } => cli::bench::bench_window(*fps, game),
         Command::Window { data_dir } => Ok(armada::ui::run(
             armada::driver::Store::open(data_dir.as_deref()).ok(),
         )),

@@ -14,10 +14,15 @@ use super::{emit, started};
 
 /// `armada bench-window`: the window's first frame, frames during an air strike,
 /// memory; the last line carries the figures.
-pub fn bench_window(fps: u32) -> Result<u8> {
+pub fn bench_window(fps: u32, game: &str) -> Result<u8> {
+    let screen = match game {
+        "sea" | "armada" => armada::ui::BenchScreen::Sea,
+        "icehouse" => armada::ui::BenchScreen::Icehouse,
+        other => anyhow::bail!("{other:?}: --game takes sea or icehouse"),
+    };
     let dir = tempfile::tempdir()?;
     let store = armada::driver::Store::open(Some(dir.path()))?;
-    let figures = armada::ui::bench(store, started(), fps)?;
+    let figures = armada::ui::bench(store, started(), fps, screen)?;
     let stats = |v: &[f64]| {
         let mut sorted = v.to_vec();
         sorted.sort_by(f64::total_cmp);
@@ -30,11 +35,16 @@ pub fn bench_window(fps: u32) -> Result<u8> {
     println!(
         "fps={fps} frames={} first_frame_ms={:.0} frame_cpu_p50_ms={cpu_p50:.2} frame_cpu_p99_ms={cpu_p99:.2} \
          frame_wall_p50_ms={wall_p50:.2} frame_wall_p99_ms={wall_p99:.2} show_p50_ms={show_p50:.2} \
-         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0} weapons={}",
+         show_p99_ms={show_p99:.2} rss_mib={:.0} peak_rss_mib={:.0} {}={}",
         figures.frame_cpu_ms.len(),
         figures.first_frame_ms,
         figures.rss_mib,
         figures.peak_rss_mib,
+        if screen == armada::ui::BenchScreen::Sea {
+            "weapons"
+        } else {
+            "aimed"
+        },
         figures.weapons
     );
     Ok(0)

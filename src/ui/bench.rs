@@ -18,9 +18,23 @@ pub struct WindowFigures {
     pub show_ms: Vec<f64>,
     pub rss_mib: f64,
     pub peak_rss_mib: f64,
-    /// Weapons fired (air strikes, then torpedoes): 4 when the run went to its end.
+    /// Weapons fired (air strikes, then torpedoes): 4 when the run went to its end;
+    /// at Icehouse Armada, the frames measured while aiming.
     pub weapons: u32,
 }
+
+/// Which screen `armada bench-window` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchScreen {
+    /// The sea battle while air strikes and torpedoes animate.
+    Sea,
+    /// Icehouse Armada while a step's ghost and then a broadside's shadow follow a
+    /// pointer circling a ship, its targets lit every frame.
+    Icehouse,
+}
+
+/// Frames measured at the Icehouse table: half with the ghost, half with the shadow.
+const ICE_FRAMES: u64 = 600;
 
 /// Opens the real window, plays a game against the computer far enough for both air
 /// strikes and both torpedoes, and measures the first frame, each frame while the
@@ -32,6 +46,7 @@ pub fn bench(
     store: crate::driver::Store,
     started: std::time::Instant,
     fps: u32,
+    screen: BenchScreen,
 ) -> anyhow::Result<WindowFigures> {
     let period = (fps > 0).then(|| std::time::Duration::from_secs(1) / fps);
     let figures = std::sync::Arc::new(std::sync::Mutex::new(WindowFigures::default()));
@@ -46,12 +61,18 @@ pub fn bench(
     let mut armada = Armada::new(Some(store)).on_cleared_window();
     let mut frame_no = 0u64;
     let mut strikes = 0;
+    let mut aimed = 0u64;
     let mut last = std::time::Instant::now();
     let mut next_frame = std::time::Instant::now();
     let result = run_native("Armada benchmark", options, move |ui, frame| {
         let begun = std::time::Instant::now();
         let now = clock.elapsed().as_millis() as crate::driver::Millis;
-        let animating = armada.animating();
+        let animating = match screen {
+            BenchScreen::Sea => armada.animating(),
+            BenchScreen::Icehouse => {
+                frame_no > 1 && armada.bench_icehouse_aim(aimed, aimed < ICE_FRAMES / 2)
+            }
+        };
         armada.show(ui, now);
         let show_ms = begun.elapsed().as_secs_f64() * 1000.0;
         let mut f = out
@@ -60,8 +81,12 @@ pub fn bench(
         frame_no += 1;
         if frame_no == 1 {
             f.first_frame_ms = started.elapsed().as_secs_f64() * 1000.0;
-            armada.bench_open(now);
+            match screen {
+                BenchScreen::Sea => armada.bench_open(now),
+                BenchScreen::Icehouse => armada.bench_open_icehouse(now),
+            }
         } else if animating {
+            aimed += 1;
             if let Some(cpu) = frame.info().cpu_usage {
                 f.frame_cpu_ms.push(f64::from(cpu) * 1000.0);
             }
@@ -71,12 +96,18 @@ pub fn bench(
             strikes += 1;
         }
         last = std::time::Instant::now();
-        let done = strikes == 4 && !armada.animating();
+        let done = match screen {
+            BenchScreen::Sea => strikes == 4 && !armada.animating(),
+            BenchScreen::Icehouse => aimed >= ICE_FRAMES,
+        };
         if done || clock.elapsed() > std::time::Duration::from_mins(1) {
             let (rss, peak) = memory();
             f.rss_mib = rss;
             f.peak_rss_mib = peak;
-            f.weapons = strikes;
+            f.weapons = match screen {
+                BenchScreen::Sea => strikes,
+                BenchScreen::Icehouse => aimed as u32,
+            };
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
         match period {
@@ -96,7 +127,7 @@ pub fn bench(
         .clone();
     anyhow::ensure!(
         !figures.frame_cpu_ms.is_empty(),
-        "no weapon was animated before the time ran out"
+        "nothing was animated or aimed before the time ran out"
     );
     Ok(figures)
 }

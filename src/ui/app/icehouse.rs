@@ -75,6 +75,8 @@ pub(super) struct IcePlay {
     sinking: Option<(Side, Pose, Size, Millis)>,
     /// The last frame's view of the table (tests click through it).
     view: Option<View>,
+    /// A pointer the window benchmark moves over the table instead of the mouse.
+    stand_in: Option<(f64, f64)>,
     pub(super) calm: bool,
 }
 
@@ -124,6 +126,7 @@ impl IcePlay {
             trace_turn: [0, 0],
             sinking: None,
             view: None,
+            stand_in: None,
             calm: false,
             table,
         }
@@ -264,7 +267,9 @@ impl IcePlay {
             let view = View::fit(rect, Point::new(0, 0), Point::new(TABLE_W, TABLE_H))
                 .turned(self.me() == Side::North);
             self.view = Some(view);
-            let pointer = response.hover_pos().map(|p| view.table_at(p));
+            let pointer = self
+                .stand_in
+                .or_else(|| response.hover_pos().map(|p| view.table_at(p)));
             if pointer != self.last_pointer && pointer.is_some() {
                 self.turned = None;
             }
@@ -1131,6 +1136,55 @@ impl Armada {
                 );
             }
         }
+    }
+
+    #[cfg(feature = "bench")]
+    /// For the window benchmark: a game against the easy computer, the fleet laid
+    /// automatically.
+    pub fn bench_open_icehouse(&mut self, now: Millis) {
+        let choice = IcehouseChoice {
+            level: Level::Easy,
+            squadron: crate::driver::ice::Squadron::Heavy,
+            goal: IcehouseGoal::SinkAll,
+        };
+        self.open_icehouse(choice, now);
+        if let Some(play) = &mut self.ice {
+            let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(now);
+            let goal = play.table.goal();
+            if let Some(placement) =
+                complete_placement(play.me(), &play.sizes, goal, &mut play.draft, &mut rng)
+            {
+                let _ = play.table.place(now, placement);
+                play.shown = play.table.game().cloned();
+            }
+        }
+    }
+
+    #[cfg(feature = "bench")]
+    /// For the window benchmark: at the person's turn, a ship picked and the pointer
+    /// circling it — the large pyramid's shadow lighting targets (`fire`) or a step's
+    /// ghost; whether it is aiming.
+    pub fn bench_icehouse_aim(&mut self, frame: u64, fire: bool) -> bool {
+        let Some(play) = &mut self.ice else {
+            return false;
+        };
+        let Some(game) = play.shown.clone().filter(|_| play.table.my_turn()) else {
+            return false;
+        };
+        let me = play.me();
+        let Some(i) = game.ships(me).iter().position(|s| s.afloat) else {
+            return false;
+        };
+        let ship = game.ships(me)[i];
+        play.picked = Some(i as u8);
+        play.mode = if fire { Mode::Fire } else { Mode::Move };
+        let angle = frame as f64 * 0.05;
+        let r = 90_000.0;
+        play.stand_in = Some((
+            ship.pose.bow.x as f64 + r * angle.cos(),
+            ship.pose.bow.y as f64 + r * angle.sin(),
+        ));
+        true
     }
 
     /// The game on the Icehouse screen, as the person sees it (for tests).
