@@ -12,6 +12,7 @@ use super::game::Game;
 use super::{Link, Player, Seating, Update, Watch, WindowSide};
 use crate::net::Config;
 use crate::session::archimedes::Session as ArchSession;
+use crate::session::icehouse::Session as IceSession;
 use crate::session::{CommandError, Millis, Session};
 use crate::store::Store;
 
@@ -300,6 +301,7 @@ fn ended<G: Game>(watch: &Watch<G>, result: anyhow::Result<Option<super::TableOu
 pub enum Pending {
     Sea(Box<Remote>),
     Archimedes(Box<Remote<ArchSession>>),
+    Icehouse(Box<Remote<IceSession>>),
     /// Joining: the host's settings will say which game the table plays.
     Joining(Joining),
 }
@@ -329,6 +331,7 @@ impl Drop for Joining {
 pub enum Ready {
     Sea(Box<Remote>),
     Archimedes(Box<Remote<ArchSession>>),
+    Icehouse(Box<Remote<IceSession>>),
 }
 
 impl Pending {
@@ -343,6 +346,8 @@ impl Pending {
     ) -> Self {
         if matches!(settings.game, armada_proto::GameKind::Archimedes { .. }) {
             Self::Archimedes(Box::new(Remote::host(store, config, settings, timer, wake)))
+        } else if matches!(settings.game, armada_proto::GameKind::Icehouse { .. }) {
+            Self::Icehouse(Box::new(Remote::host(store, config, settings, timer, wake)))
         } else {
             Self::Sea(Box::new(Remote::host(store, config, settings, timer, wake)))
         }
@@ -398,15 +403,14 @@ impl Pending {
                     }
                 };
                 if matches!(reached.game, armada_proto::GameKind::Icehouse { .. }) {
-                    reached
-                        .decline("Icehouse Armada is played at the terminal for now")
-                        .await;
-                    let _ = tx.send(Err(
-                        "that table plays Icehouse Armada, which the window cannot play yet: \
-                         join it at the terminal (armada join)"
-                            .to_owned(),
-                    ));
-                    wake();
+                    let (remote, seating, stop) = Remote::<IceSession>::parts(store, config, wake);
+                    let watch = seating.watch.clone();
+                    hand_over(&tx, Pending::Icehouse(Box::new(remote)));
+                    let table = super::join_reached(seating, reached, &mut say);
+                    let result = Box::pin(until_stopped(table, stop)).await;
+                    if let Some(watch) = watch {
+                        ended(&watch, result);
+                    }
                     return;
                 }
                 if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
@@ -451,19 +455,8 @@ impl Pending {
             super::TableGame::Archimedes => {
                 Self::Archimedes(Box::new(Remote::resume(store, config, id, wake)))
             }
-            // The window lists only the tables it played, and it does not play
-            // Icehouse Armada yet: such a table is resumed at the terminal.
             super::TableGame::Icehouse => {
-                let (_, found) = std::sync::mpsc::channel();
-                Self::Joining(Joining {
-                    found,
-                    failed: Some(Err(
-                        "an Icehouse Armada table is resumed at the terminal: armada resume"
-                            .to_owned(),
-                    )),
-                    left: Arc::default(),
-                    stop: None,
-                })
+                Self::Icehouse(Box::new(Remote::resume(store, config, id, wake)))
             }
         }
     }
@@ -473,6 +466,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.poll(),
             Self::Archimedes(remote) => remote.poll(),
+            Self::Icehouse(remote) => remote.poll(),
             Self::Joining(joining) => {
                 match joining.found.try_recv() {
                     Ok(Ok(pending)) => {
@@ -493,6 +487,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.wait(timeout),
             Self::Archimedes(remote) => remote.wait(timeout),
+            Self::Icehouse(remote) => remote.wait(timeout),
             Self::Joining(joining) => match joining.found.recv_timeout(timeout) {
                 Ok(Ok(pending)) => {
                     joining.stop = None;
@@ -514,6 +509,7 @@ impl Pending {
         match self {
             Self::Sea(remote) if remote.ready() => Ok(Ready::Sea(remote)),
             Self::Archimedes(remote) if remote.ready() => Ok(Ready::Archimedes(remote)),
+            Self::Icehouse(remote) if remote.ready() => Ok(Ready::Icehouse(remote)),
             other => Err(other),
         }
     }
@@ -522,6 +518,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.invite(),
             Self::Archimedes(remote) => remote.invite(),
+            Self::Icehouse(remote) => remote.invite(),
             Self::Joining(_) => None,
         }
     }
@@ -530,6 +527,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.code(),
             Self::Archimedes(remote) => remote.code(),
+            Self::Icehouse(remote) => remote.code(),
             Self::Joining(_) => None,
         }
     }
@@ -538,6 +536,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.codes_withdrawn(),
             Self::Archimedes(remote) => remote.codes_withdrawn(),
+            Self::Icehouse(remote) => remote.codes_withdrawn(),
             Self::Joining(_) => 0,
         }
     }
@@ -546,6 +545,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.link(),
             Self::Archimedes(remote) => remote.link(),
+            Self::Icehouse(remote) => remote.link(),
             Self::Joining(_) => Some(&Link::Connecting),
         }
     }
@@ -555,6 +555,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.ended(),
             Self::Archimedes(remote) => remote.ended(),
+            Self::Icehouse(remote) => remote.ended(),
             Self::Joining(joining) => joining.failed.as_ref(),
         }
     }
@@ -564,6 +565,7 @@ impl Pending {
         match self {
             Self::Sea(remote) => remote.leave(),
             Self::Archimedes(remote) => remote.leave(),
+            Self::Icehouse(remote) => remote.leave(),
             Self::Joining(joining) => {
                 joining
                     .left

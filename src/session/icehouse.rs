@@ -27,6 +27,37 @@ pub use crate::fair::icehouse::{
 pub type Event = open::Event<Icehouse>;
 pub use open::Event as OpenEvent;
 
+/// A new basic Icehouse table's settings as the window opens one: the goal (in a
+/// breakthrough, whether the host attacks), whether the host commands the heavy
+/// squadron, the time a step may take, and the grace.
+pub fn settings(
+    goal: crate::driver::IcehouseGoal,
+    host_heavy: bool,
+    move_ms: u32,
+    grace_ms: u32,
+) -> proto::Settings {
+    let goal = match goal {
+        crate::driver::IcehouseGoal::SinkAll => proto::IceGoal::SinkAll,
+        crate::driver::IcehouseGoal::Flagship => proto::IceGoal::Flagship,
+        crate::driver::IcehouseGoal::Breakthrough { person_attacks } => {
+            proto::IceGoal::Breakthrough {
+                host_attacks: person_attacks,
+            }
+        }
+    };
+    proto::Settings {
+        game: proto::GameKind::Icehouse {
+            setup: proto::IceSetup::Basic,
+            goal,
+            host_heavy,
+        },
+        move_ms,
+        answer_ms: 0,
+        reveal_ms: 0,
+        grace_ms,
+    }
+}
+
 /// What a player asks of an Icehouse session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {

@@ -25,6 +25,7 @@ mod battle;
 mod centre;
 mod home;
 mod ice_rules;
+mod ice_seat;
 mod ice_table;
 mod icehouse;
 mod lot;
@@ -660,6 +661,11 @@ impl Armada {
         {
             return !arch.table.ended() && !arch.table.friend_left();
         }
+        if let Some(ice) = self.ice.as_deref()
+            && ice.table.remote_ref().is_some_and(|r| r.ended().is_none())
+        {
+            return !ice.table.ended() && !ice.table.friend_left();
+        }
         false
     }
 
@@ -675,6 +681,9 @@ impl Armada {
             remote.leave();
         }
         if let Some(remote) = self.arch.as_deref_mut().and_then(|a| a.table.remote()) {
+            remote.leave();
+        }
+        if let Some(remote) = self.ice.as_deref_mut().and_then(|a| a.table.remote()) {
             remote.leave();
         }
         self.play = None;

@@ -410,12 +410,13 @@ impl Armada {
             self.invite.clear();
             pending
         } else {
-            if self.prefs.mode == Mode::Icehouse {
-                // The window does not seat Icehouse friends yet: the terminal does.
-                self.note = Some(self.text.get("ice-friend-terminal"));
-                return;
-            }
             let settings = match self.prefs.mode {
+                Mode::Icehouse => crate::driver::ice_table::settings(
+                    self.prefs.ice_goal,
+                    self.prefs.ice_squadron == super::IceSquadron::Heavy,
+                    ICEHOUSE_MOVE_MS,
+                    self.grace_ms,
+                ),
                 Mode::Archimedes(side) => {
                     crate::driver::arch_table::settings(side, ARCHIMEDES_MOVE_MS, self.grace_ms)
                 }
@@ -441,6 +442,9 @@ impl Armada {
                 let driver = Driver::Remote(remote);
                 self.play = Some(Box::new(Play::new(driver, now, &self.text)));
                 return;
+            }
+            Ok(Ready::Icehouse(remote)) => {
+                self.show_friend_icehouse(remote);
             }
             Ok(Ready::Archimedes(remote)) => {
                 self.show_friend_archimedes(remote);
@@ -577,6 +581,10 @@ impl Armada {
         info
     }
 }
+
+/// The step time at Icehouse tables between friends the window opens (the host's
+/// person asks nothing: the terminal's default).
+const ICEHOUSE_MOVE_MS: u32 = 90_000;
 
 /// The move time at Archimedes tables between friends the window opens.
 const ARCHIMEDES_MOVE_MS: u32 = 60_000;

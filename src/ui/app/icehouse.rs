@@ -10,10 +10,11 @@ use egui::{Color32, Key, RichText, Sense, Vec2};
 use super::super::i18n::{Arg, Text};
 use super::super::ice_view::{self, Look, Shade, View};
 use super::Armada;
+use super::ice_seat::{Before, IceTable, Seen};
 use super::ice_table::{self as it, LIT};
 use crate::driver::ice::{
-    Action, EndReason, Game, Goal, Level, Placed, Point, Pose, Ship, Side, Size, Step, Steps,
-    TABLE_H, TABLE_W, complete_placement,
+    Action, Game, Goal, Level, Placed, Point, Pose, Ship, Side, Size, Step, Steps, TABLE_H,
+    TABLE_W, complete_placement,
 };
 use crate::driver::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable, Millis};
 
@@ -46,7 +47,7 @@ enum Trace {
 /// A game of Icehouse Armada on screen.
 #[derive(Debug)]
 pub(super) struct IcePlay {
-    pub(super) table: IcehouseTable,
+    pub(super) table: IceTable,
     /// The person's ships by size, in the fleet's order.
     sizes: Vec<Size>,
     /// Placement: where each ship is laid so far.
@@ -77,6 +78,8 @@ pub(super) struct IcePlay {
     view: Option<View>,
     /// A pointer the window benchmark moves over the table instead of the mouse.
     stand_in: Option<(f64, f64)>,
+    /// The number of the game whose placement was sent.
+    laid_in: Option<u32>,
     pub(super) calm: bool,
 }
 
@@ -102,18 +105,13 @@ pub(super) enum Asked {
 }
 
 impl IcePlay {
-    pub(super) fn new(table: IcehouseTable) -> Self {
-        let sizes: Vec<Size> = table.fleet().sizes().collect();
-        let forward = match table.person() {
-            Side::South => std::f64::consts::FRAC_PI_2,
-            Side::North => -std::f64::consts::FRAC_PI_2,
-        };
+    pub(super) fn new(table: IceTable) -> Self {
         let shown = table.game().cloned();
-        Self {
-            draft: vec![None; sizes.len()],
-            hand: (shown.is_none()).then_some(0),
-            sizes,
-            heading: forward,
+        let mut play = Self {
+            draft: Vec::new(),
+            hand: None,
+            sizes: Vec::new(),
+            heading: 0.0,
             shown,
             picked: None,
             mode: Mode::Move,
@@ -127,23 +125,69 @@ impl IcePlay {
             sinking: None,
             view: None,
             stand_in: None,
+            laid_in: None,
             calm: false,
             table,
+        };
+        play.ready_to_place();
+        play
+    }
+
+    /// The fleet to lay, once the table says which (a friend's: once the first
+    /// mover is chosen), the first ship in hand, heading toward the enemy.
+    fn ready_to_place(&mut self) {
+        if !self.sizes.is_empty() || self.table.before() != Some(Before::Place) {
+            return;
         }
+        let Some((fleet, _)) = self.table.fleet_and_goal() else {
+            return;
+        };
+        self.sizes = fleet.sizes().collect();
+        self.draft = vec![None; self.sizes.len()];
+        self.hand = Some(0);
+        self.heading = match self.me() {
+            Side::South => std::f64::consts::FRAC_PI_2,
+            Side::North => -std::f64::consts::FRAC_PI_2,
+        };
     }
 
     fn me(&self) -> Side {
-        self.table.person()
+        self.table.person().unwrap_or(Side::South)
     }
 
     /// Lets the computer act when due and takes what was played; when to look again.
     pub(super) fn tick(&mut self, now: Millis, t: &Text) -> Option<Millis> {
-        self.table.handle_timeout(now);
-        while let Some(played) = self.table.poll_played() {
-            self.take(&played, now, t);
-        }
-        if self.shown.is_none() {
+        // Both fleets laid: the battle is shown from its first action on.
+        if self.shown.is_none() && self.table.game().is_some() {
             self.shown = self.table.game().cloned();
+            self.news.push_back(t.get("ice-revealed"));
+        }
+        for seen in self.table.poll(now) {
+            match seen {
+                Seen::Played(played) => self.take(&played, now, t),
+                Seen::Changed => {}
+            }
+        }
+        if let Some(why) = self.table.take_refused() {
+            self.refused = Some(why);
+        }
+        // A reveal, a new game or a move made void: the table's game as it is.
+        if self.shown.as_ref() != self.table.game() {
+            self.shown = self.table.game().cloned();
+            self.traces = [Vec::new(), Vec::new()];
+            self.steps.clear();
+        }
+        if self.laid_in.is_some_and(|n| n != self.table.game_number()) {
+            // Another game at a friend's table: a fresh placement.
+            self.sizes.clear();
+            self.draft.clear();
+            self.picked = None;
+            self.laid_in = None;
+        }
+        self.ready_to_place();
+        if !self.table.my_turn() {
+            self.picked = None;
+            self.steps.clear();
         }
         let glow = self
             .sinking
@@ -158,6 +202,7 @@ impl IcePlay {
 
     /// One action played: its news line, its trace, its sinking.
     fn take(&mut self, played: &crate::driver::ice::Played, now: Millis, t: &Text) {
+        let mine = played.side == self.me();
         let Some(game) = self.shown.as_mut() else {
             self.shown = self.table.game().cloned();
             return;
@@ -167,7 +212,6 @@ impl IcePlay {
             self.traces[side.index()].clear();
             self.trace_turn[side.index()] = game.turn();
         }
-        let mine = side == self.table.person();
         let name = |game: &Game, side: Side, i: u8| {
             game.ships(side)
                 .get(usize::from(i))
@@ -236,27 +280,28 @@ impl IcePlay {
     /// The screen; what it asks of the window.
     pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
         let mut asked = Asked::Nothing;
-        ui.horizontal(|ui| {
-            ui.label(RichText::new(t.with(
-                "ice-against",
-                &[
-                    ("level", Arg::from(level_name(t, self.table.level()))),
-                    (
-                        "goal",
-                        Arg::from(goal_name(t, self.table.goal(), self.me())),
-                    ),
-                ],
-            )));
-            ui.separator();
-            let first = if self.me() == Side::South {
-                "ice-you-first"
-            } else {
-                "ice-they-first"
-            };
-            ui.label(t.get(first));
-        });
-        if self.table.is_over() {
+        self.header(ui, t);
+        if self.table.ended() {
             asked = self.results(ui, t);
+        }
+        match self.table.before() {
+            Some(Before::Choose) => {
+                ui.label(RichText::new(t.get("ice-choose")).size(18.0));
+                ui.horizontal(|ui| {
+                    if ui.button(t.get("ice-choose-me")).clicked() {
+                        self.table.choose(true);
+                    }
+                    if ui.button(t.get("ice-choose-friend")).clicked() {
+                        self.table.choose(false);
+                    }
+                });
+                return asked;
+            }
+            Some(Before::FriendChooses) => {
+                ui.label(t.get("ice-friend-chooses"));
+                return asked;
+            }
+            _ => {}
         }
         let placed = self.table.game().is_some();
         ui.horizontal_top(|ui| {
@@ -288,7 +333,7 @@ impl IcePlay {
                 } else {
                     self.placing_panel(ui, now, t);
                 }
-                if !self.table.is_over() {
+                if !self.table.ended() {
                     ui.add_space(10.0);
                     if ui.button(t.get("arch-resign")).clicked() {
                         self.table.resign();
@@ -297,6 +342,40 @@ impl IcePlay {
             });
         });
         asked
+    }
+
+    /// Who is played against, the goal, and who moves first.
+    fn header(&self, ui: &mut egui::Ui, t: &Text) {
+        ui.horizontal(|ui| {
+            let goal = self
+                .table
+                .goal()
+                .map_or_else(String::new, |g| goal_name(t, g, self.me()));
+            let against = match self.table.level() {
+                Some(level) => t.with(
+                    "ice-against",
+                    &[
+                        ("level", Arg::from(level_name(t, level))),
+                        ("goal", Arg::from(goal)),
+                    ],
+                ),
+                None => t.with("ice-against-friend", &[("goal", Arg::from(goal))]),
+            };
+            ui.label(against);
+            if let Some(side) = self.table.person() {
+                ui.separator();
+                let first = match (side, self.table.level().is_some()) {
+                    (Side::South, _) => "ice-you-first",
+                    (Side::North, true) => "ice-they-first",
+                    (Side::North, false) => "ice-friend-first",
+                };
+                ui.label(t.get(first));
+            }
+            if let Some(remote) = self.table.remote_ref() {
+                ui.separator();
+                ui.label(super::link_line(t, remote.link()));
+            }
+        });
     }
 
     // ----- Placement -----
@@ -373,7 +452,7 @@ impl IcePlay {
     }
 
     fn flagship(&self, i: usize) -> bool {
-        self.table.goal() == Goal::Flagship && i == 0
+        self.table.goal() == Some(Goal::Flagship) && i == 0
     }
 
     /// Keys turn the ship in hand or the ghost: Q and E coarsely, the arrows finely,
@@ -416,9 +495,19 @@ impl IcePlay {
     }
 
     fn placing_panel(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        if self.table.before() == Some(Before::Laid) || self.laid_in.is_some() {
+            ui.heading(t.get("ice-laid"));
+            ui.label(t.get("ice-friend-laying"));
+            return;
+        }
         ui.heading(t.get("ice-place-title"));
         ui.label(t.get("ice-place-help"));
-        ui.weak(t.get("ice-hidden"));
+        let hidden = if self.table.level().is_some() {
+            "ice-hidden"
+        } else {
+            "ice-hidden-friend"
+        };
+        ui.weak(t.get(hidden));
         ui.add_space(6.0);
         for i in 0..self.sizes.len() {
             let mut label = format!("{} · {}", self.ship_name(i), size_name(t, self.sizes[i]));
@@ -435,7 +524,7 @@ impl IcePlay {
         ui.add_space(6.0);
         if ui.button(t.get("ice-place-auto")).clicked() {
             let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(now);
-            let goal = self.table.goal();
+            let goal = self.table.goal().unwrap_or(Goal::SinkAll);
             if complete_placement(self.me(), &self.sizes, goal, &mut self.draft, &mut rng).is_some()
             {
                 self.hand = None;
@@ -468,9 +557,9 @@ impl IcePlay {
                 .collect();
             match self.table.place(now, placement) {
                 Ok(()) => {
-                    self.shown = self.table.game().cloned();
+                    self.laid_in = Some(self.table.game_number());
+                    self.hand = None;
                     self.refused = None;
-                    self.news.push_back(t.get("ice-revealed"));
                 }
                 Err(IcehouseError::Placement(e)) => {
                     self.refused = Some(it::placement_refusal(t, &e));
@@ -517,7 +606,7 @@ impl IcePlay {
         };
         self.paint_traces(painter, view);
         self.paint_fleets(painter, view, &game, now);
-        if !self.table.my_turn() || self.table.game().is_none_or(|g| g != &game) {
+        if !self.table.my_turn() || self.table.game() != Some(&game) {
             return;
         }
         self.turn_by_keys(ui, response.hovered());
@@ -759,22 +848,18 @@ impl IcePlay {
 
     fn act(&mut self, now: Millis, action: Action, t: &Text) {
         match self.table.play(now, action) {
-            Ok(_) => {
+            Ok(()) => {
                 self.steps.clear();
                 self.refused = None;
-                while let Some(played) = self.table.poll_played() {
-                    self.take(&played, now, t);
-                }
-                // The ship stays picked while it may still act.
-                if let (Some(ship), Some(game)) = (self.picked, self.table.game()) {
-                    let s = game.ships(self.me()).get(usize::from(ship));
-                    let can_fire =
-                        s.is_some_and(|s| s.afloat && game.shots_fired(ship) < s.size().pips());
-                    if !self.table.my_turn() || !can_fire {
-                        self.picked = None;
-                    } else {
-                        self.mode = Mode::Fire;
+                for seen in self.table.poll(now) {
+                    if let Seen::Played(played) = seen {
+                        self.take(&played, now, t);
                     }
+                }
+                // A ship that sailed may still fire; the end of a turn puts it down.
+                self.mode = Mode::Fire;
+                if action == Action::EndTurn {
+                    self.picked = None;
                 }
             }
             Err(IcehouseError::Refused(why)) => self.refused = Some(it::refusal(t, &why)),
@@ -846,7 +931,7 @@ impl IcePlay {
             return;
         };
         let me = self.me();
-        if !self.table.is_over() {
+        if !self.table.ended() {
             if self.table.my_turn() {
                 ui.heading(t.get("ice-your-turn"));
                 ui.label(
@@ -912,39 +997,41 @@ impl IcePlay {
 
     // ----- Results -----
 
-    fn results(&self, ui: &mut egui::Ui, t: &Text) -> Asked {
+    fn results(&mut self, ui: &mut egui::Ui, t: &Text) -> Asked {
         let mut asked = Asked::Nothing;
-        let Some(winner) = self.table.winner() else {
+        let friend = self.table.level().is_none();
+        let Some(decided) = self.table.decided() else {
+            if friend {
+                ui.label(t.get("arch-settling"));
+            }
             return asked;
         };
         let me = self.me();
-        let headline = match winner {
+        let headline = match decided.winner {
             Some(w) if w == me => "arch-won",
             Some(_) => "arch-lost",
             None => "arch-drawn",
         };
-        let why = if self.table.resigned().is_some() {
-            t.get("arch-why-resigned")
-        } else {
-            let reason = self.table.game().and_then(Game::ending).map(|e| e.reason);
-            t.get(match reason {
-                Some(EndReason::AllSunk) | None => "ice-why-all-sunk",
-                Some(EndReason::FlagshipSunk) => "ice-why-flagship-sunk",
-                Some(EndReason::Rammed) => "ice-why-rammed",
-                Some(EndReason::Quiet) => "ice-why-quiet",
-                Some(EndReason::BrokeThrough) => "ice-why-broke-through",
-                Some(EndReason::Held) => "ice-why-held",
-            })
+        let why = match &decided.lie {
+            Some(lie) => t.with(decided.why, &[("lie", Arg::from(lie.as_str()))]),
+            None => t.get(decided.why),
         };
         let (lost, shots, turns) = self.figures();
+        let again = self.table.again();
+        let left = self.table.friend_left();
         egui::Frame::group(ui.style())
             .fill(ui.visuals().faint_bg_color)
             .inner_margin(12.0)
             .show(ui, |ui| {
                 ui.heading(RichText::new(t.get(headline)).size(26.0).strong());
                 ui.label(why);
+                let id = if friend {
+                    "ice-results-friend"
+                } else {
+                    "ice-results"
+                };
                 ui.label(t.with(
-                    "ice-results",
+                    id,
                     &[
                         ("mine", Arg::from(lost[0])),
                         ("theirs", Arg::from(lost[1])),
@@ -953,10 +1040,22 @@ impl IcePlay {
                         ("turns", Arg::from(turns)),
                     ],
                 ));
+                if friend && left {
+                    ui.label(t.get("arch-friend-left"));
+                } else if friend && again[0] {
+                    ui.label(t.get("ice-again-waiting"));
+                } else if friend && again[1] {
+                    ui.label(t.get("ice-again-asked"));
+                }
                 ui.horizontal(|ui| {
-                    let again = egui::Button::new(RichText::new(t.get("arch-new-game")).size(18.0))
+                    let label = if friend {
+                        "ice-play-again"
+                    } else {
+                        "arch-new-game"
+                    };
+                    let button = egui::Button::new(RichText::new(t.get(label)).size(18.0))
                         .min_size(Vec2::new(160.0, 38.0));
-                    if ui.add(again).clicked() {
+                    if ui.add_enabled(!left && !again[0], button).clicked() {
                         asked = Asked::NewGame;
                     }
                     if ui.button(t.get("home")).clicked() {
@@ -964,10 +1063,14 @@ impl IcePlay {
                     }
                 });
             });
+        if friend && matches!(asked, Asked::NewGame) {
+            self.table.play_again();
+            asked = Asked::Nothing;
+        }
         asked
     }
 
-    /// Ships lost and shots that hit (the person's, the computer's), and turns played.
+    /// Ships lost and shots that hit (the person's, the other side's), and turns.
     fn figures(&self) -> ([usize; 2], [usize; 2], u32) {
         let Some(game) = self.table.game() else {
             return ([0, 0], [0, 0], 0);
@@ -975,27 +1078,12 @@ impl IcePlay {
         let me = self.me();
         let lost = |side: Side| game.ships(side).iter().filter(|s| !s.afloat).count();
         let mut shots = [0, 0];
-        // Replaying the saved actions names each shot's side.
-        if let Some(mut replay) = self.start() {
-            for action in &self.table.saved().actions {
-                if matches!(action, Action::Fire(_)) {
-                    shots[usize::from(replay.to_move() != me)] += 1;
-                }
-                let _ = replay.play(*action);
+        for (side, action) in self.table.history() {
+            if matches!(action, Action::Fire(_)) {
+                shots[usize::from(side != me)] += 1;
             }
         }
         ([lost(me), lost(me.other())], shots, game.turn())
-    }
-
-    /// The game as it began.
-    fn start(&self) -> Option<Game> {
-        let saved = self.table.saved();
-        Game::new(
-            saved.goal,
-            saved.fleets,
-            [&saved.placements[0], &saved.placements[1]],
-        )
-        .ok()
     }
 }
 
@@ -1096,7 +1184,16 @@ impl Armada {
         } else {
             table
         };
-        self.ice = Some(Box::new(IcePlay::new(table)));
+        self.ice = Some(Box::new(IcePlay::new(IceTable::Computer(Box::new(table)))));
+        self.home = None;
+    }
+
+    /// A friend's Icehouse table on screen, both players in.
+    pub(super) fn show_friend_icehouse(
+        &mut self,
+        remote: Box<crate::driver::Remote<crate::driver::ice_table::Session>>,
+    ) {
+        self.ice = Some(Box::new(IcePlay::new(IceTable::Friend(remote))));
         self.home = None;
     }
 
@@ -1129,7 +1226,11 @@ impl Armada {
                 let choice = self.ice_choice();
                 self.open_icehouse(
                     IcehouseChoice {
-                        level: self.ice.as_ref().map_or(choice.level, |p| p.table.level()),
+                        level: self
+                            .ice
+                            .as_ref()
+                            .and_then(|p| p.table.level())
+                            .unwrap_or(choice.level),
                         ..choice
                     },
                     now,
@@ -1150,11 +1251,12 @@ impl Armada {
         self.open_icehouse(choice, now);
         if let Some(play) = &mut self.ice {
             let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(now);
-            let goal = play.table.goal();
+            let goal = play.table.goal().unwrap_or(Goal::SinkAll);
             if let Some(placement) =
                 complete_placement(play.me(), &play.sizes, goal, &mut play.draft, &mut rng)
             {
                 let _ = play.table.place(now, placement);
+                play.laid_in = Some(0);
                 play.shown = play.table.game().cloned();
             }
         }
