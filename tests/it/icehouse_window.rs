@@ -9,7 +9,20 @@ use armada::ui::Armada;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
-use super::window::{click, has, step_until, window};
+use super::window::{both_until, click, has, in_process_window, saved_report, step_until, window};
+
+/// Steps until a condition holds, whether it did: the window alone against the
+/// computer, or with the friend's window stepped beside it.
+type Settle<'a> =
+    dyn FnMut(&mut Harness<'static, Armada>, &dyn Fn(&Harness<'_, Armada>) -> bool) -> bool + 'a;
+
+/// Against the computer: what the person did shows at once, or after a few frames.
+fn alone(
+    harness: &mut Harness<'static, Armada>,
+    done: &dyn Fn(&Harness<'_, Armada>) -> bool,
+) -> bool {
+    step_until(harness, 8, done)
+}
 
 /// The vector from `b` to `a`.
 const fn sub(a: Point, b: Point) -> Point {
@@ -134,7 +147,7 @@ enum Did {
 /// One action of the person by clicks: a broadside at a lit target if any ship has
 /// one, else a move toward the nearest enemy, else the end of the turn; each
 /// checked taken (the actions left counted down, or the turn passed).
-fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
+fn one_action(harness: &mut Harness<'static, Armada>, settle: &mut Settle<'_>) -> Did {
     let g = game(harness);
     let side = me(harness);
     let before = actions_left(harness).expect("the actions left are shown");
@@ -167,6 +180,7 @@ fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
             if lit {
                 shot(harness, "icehouse_fire.png");
                 click_at(harness, at);
+                assert!(settle(harness, &taken), "a click on a lit target fires");
                 if has(harness, &format!("sank {name}")) {
                     shot(harness, "icehouse_sinking.png");
                 }
@@ -205,9 +219,12 @@ fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
         hover(harness, far);
         shot(harness, "icehouse_ghost.png");
         click_at(harness, far);
-        harness.key_press(egui::Key::Enter);
-        harness.run();
-        if taken(harness) {
+        let refused = has(harness, "Step ");
+        if has(harness, "Sail (") {
+            harness.key_press(egui::Key::Enter);
+            harness.run();
+        }
+        if !refused && settle(harness, &taken) {
             let moved = game(harness);
             if moved.ending().is_none() && moved.turn() == turn {
                 assert!(moved.has_moved(i as u8));
@@ -219,12 +236,12 @@ fn one_action(harness: &mut Harness<'_, Armada>) -> Did {
         harness.run();
     }
     click(harness, "End turn (Space)");
-    assert!(taken(harness), "End turn passes the turn");
+    assert!(settle(harness, &taken), "End turn passes the turn");
     Did::Ended
 }
 
 /// Plays the person's turns by clicks until the game is over; the person's actions.
-fn play_to_the_end(harness: &mut Harness<'_, Armada>) -> Vec<Did> {
+fn play_to_the_end(harness: &mut Harness<'static, Armada>) -> Vec<Did> {
     let mut actions = Vec::new();
     for _ in 0..2_000 {
         assert!(
@@ -234,7 +251,7 @@ fn play_to_the_end(harness: &mut Harness<'_, Armada>) -> Vec<Did> {
         if over(harness) {
             return actions;
         }
-        actions.push(one_action(harness));
+        actions.push(one_action(harness, &mut alone));
     }
     panic!("a game of 2,000 actions");
 }
@@ -318,4 +335,125 @@ fn a_refused_step_names_its_reason_and_a_click_on_an_unlit_target_says_why() {
     click_at(&mut harness, centre(&far.footprint()));
     assert!(has(&harness, &format!("{} is not in the shadow", far.name)));
     assert_eq!(game(&harness), g);
+}
+
+/// The host's window opens an Icehouse table from home, the guest's joins by the
+/// pasted invite and moves first, and both lay their fleets: the host's sealed
+/// while the guest's is not laid, nothing shown until both are.
+fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static, Armada>) {
+    click(host, "Icehouse Armada");
+    click(host, "Open a table");
+    super::window::until(host, "the invite", |h| h.state().invite().is_some());
+    let link = host.state().invite().unwrap().to_owned();
+    let field = "Your friend's code (4821-harbor-anchor) or invite";
+    guest.get_by_label(field).focus();
+    guest.run();
+    guest.get_by_label(field).type_text(&link);
+    guest.run();
+    click(guest, "Join");
+    both_until(host, guest, "the choice of the first mover", |h, g| {
+        has(h, "Your friend is choosing who moves first") && has(g, "You choose who moves first")
+    });
+    click(guest, "I move first");
+    both_until(host, guest, "both laying", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
+    });
+    assert!(has(guest, "You are south and move first."));
+    assert!(has(host, "You are north; your friend moves first."));
+    for side in [&mut *host, &mut *guest] {
+        click(side, "Place the rest automatically");
+    }
+    click(host, "Ready — to battle");
+    both_until(host, guest, "the host's fleet sealed", |h, _| {
+        has(h, "waiting for your friend's fleet")
+    });
+    assert!(
+        guest.state().icehouse_game().is_none(),
+        "nothing is shown before both fleets are laid"
+    );
+    click(guest, "Ready — to battle");
+    both_until(host, guest, "the battle", |h, g| {
+        has(h, "Both fleets are laid") && has(g, "Both fleets are laid")
+    });
+    assert_eq!(
+        host.state().icehouse_game(),
+        guest.state().icehouse_game(),
+        "both windows show the same table"
+    );
+}
+
+/// A whole Icehouse table of two windows in one process: the host opens it from
+/// home, the guest joins by the pasted invite and chooses who moves first, both lay
+/// their fleets (sealed before either is shown), the battle is played by clicks on
+/// both sides, both windows agree on the result, and both records verify honest.
+#[test]
+fn two_windows_play_a_whole_icehouse_table_by_clicks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    seat_friends(&mut host, &mut guest);
+    let over = |h: &Harness<'_, Armada>| {
+        ["You win!", "You lose.", "A draw."]
+            .iter()
+            .any(|r| has(h, r))
+    };
+    let mut actions = Vec::new();
+    for _ in 0..1_500 {
+        both_until(&mut host, &mut guest, "a turn or the end", |h, g| {
+            (over(h) && over(g)) || has(h, "Your turn") || has(g, "Your turn")
+        });
+        if over(&host) && over(&guest) {
+            break;
+        }
+        let (me, other) = if has(&host, "Your turn") {
+            (&mut host, &mut guest)
+        } else {
+            (&mut guest, &mut host)
+        };
+        assert!(has(other, "Your friend's turn…"), "the other side waits");
+        let mut settle = |me: &mut Harness<'static, Armada>,
+                          done: &dyn Fn(&Harness<'_, Armada>) -> bool| {
+            for _ in 0..400 {
+                if done(me) {
+                    return true;
+                }
+                me.state_mut()
+                    .wait_for_network(std::time::Duration::from_millis(10));
+                other
+                    .state_mut()
+                    .wait_for_network(std::time::Duration::from_millis(10));
+                me.step();
+                other.step();
+            }
+            done(me)
+        };
+        actions.push(one_action(me, &mut settle));
+    }
+    assert!(over(&host) && over(&guest), "the game ended");
+    let ending = host.state().icehouse_game().and_then(Game::ending);
+    eprintln!("friends: {} actions by clicks; {ending:?}", actions.len());
+    assert!(actions.contains(&Did::Fired) && actions.contains(&Did::Moved));
+    let headline = |h: &Harness<'_, Armada>| {
+        ["You win!", "You lose.", "A draw."]
+            .into_iter()
+            .find(|r| has(h, r))
+            .unwrap()
+    };
+    assert!(
+        matches!(
+            (headline(&host), headline(&guest)),
+            ("You win!", "You lose.") | ("You lose.", "You win!") | ("A draw.", "A draw.")
+        ),
+        "the two windows agree"
+    );
+    assert!(has(&host, "your friend:"));
+    shot(&mut host, "icehouse_friend_results.png");
+    for side in ["host", "guest"] {
+        let report = saved_report(&dir.path().join(side));
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{side}"
+        );
+    }
 }

@@ -23,14 +23,14 @@ pub(crate) fn window(dir: &std::path::Path) -> Harness<'static, Armada> {
 
 /// The window over the data in `dir`, its network tables on loopback only: for
 /// tests whose other side is another process, or whose subject is the network.
-fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+pub(crate) fn friend_window(dir: &std::path::Path) -> Harness<'static, Armada> {
     harness(friend_app(dir, "/ip4/127.0.0.1/tcp/0"))
 }
 
 /// The window over the data in `dir`, its network tables inside this process
 /// (libp2p's in-memory transport, the same node, noise and yamux): for two windows
 /// whose subject is the table, not the network.
-fn in_process_window(dir: &std::path::Path) -> Harness<'static, Armada> {
+pub(crate) fn in_process_window(dir: &std::path::Path) -> Harness<'static, Armada> {
     harness(friend_app(dir, "/memory/0"))
 }
 
@@ -933,7 +933,7 @@ fn the_real_window_opens_on_an_x_server_plays_the_weapons_and_closes() {
 }
 
 /// Steps the window, letting real time pass for the network, until `done` holds.
-fn until(
+pub(crate) fn until(
     harness: &mut Harness<'_, Armada>,
     what: &str,
     done: impl Fn(&Harness<'_, Armada>) -> bool,
@@ -1035,7 +1035,7 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
 }
 
 /// `armada verify`'s report of the one table saved in the data directory `data`.
-fn saved_report(data: &std::path::Path) -> armada::fair::verify::Report {
+pub(crate) fn saved_report(data: &std::path::Path) -> armada::fair::verify::Report {
     let transcript = std::fs::read_dir(data.join("tables"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -1735,7 +1735,7 @@ fn start_friend_game(
 }
 
 /// Steps both windows, with real time for the network, until `done` holds.
-fn both_until(
+pub(crate) fn both_until(
     a: &mut Harness<'_, Armada>,
     b: &mut Harness<'_, Armada>,
     what: &str,

@@ -125,13 +125,28 @@ impl IceTable {
                 if position.game().is_some() || session.table().ended() {
                     return None;
                 }
-                Some(match session.owed() {
-                    Owed::Choose => Before::Choose,
-                    Owed::Place(..) => Before::Place,
-                    _ if position.south().is_none() => Before::FriendChooses,
-                    _ => Before::Laid,
+                let seat = session.seat();
+                Some(if session.owed() == Owed::Choose {
+                    Before::Choose
+                } else if position.south().is_none() {
+                    Before::FriendChooses
+                } else if position.placing(seat).is_some() && position.committed(seat).is_none() {
+                    // Laid while the friend commits first: sent when it is owed.
+                    Before::Place
+                } else {
+                    Before::Laid
                 })
             }
+        }
+    }
+
+    /// Whether the table takes the person's placement now.
+    pub(super) fn owes_placement(&self) -> bool {
+        match self {
+            Self::Computer(table) => table.game().is_none() && !table.is_over(),
+            Self::Friend(_) => self
+                .session()
+                .is_some_and(|s| matches!(s.owed(), Owed::Place(..))),
         }
     }
 

@@ -78,8 +78,10 @@ pub(super) struct IcePlay {
     view: Option<View>,
     /// A pointer the window benchmark moves over the table instead of the mouse.
     stand_in: Option<(f64, f64)>,
-    /// The number of the game whose placement was sent.
+    /// The number of the game whose placement was laid.
     laid_in: Option<u32>,
+    /// A placement laid before the table takes it (a friend commits first).
+    queued: Option<Vec<Placed>>,
     pub(super) calm: bool,
 }
 
@@ -126,6 +128,7 @@ impl IcePlay {
             view: None,
             stand_in: None,
             laid_in: None,
+            queued: None,
             calm: false,
             table,
         };
@@ -157,11 +160,15 @@ impl IcePlay {
 
     /// Lets the computer act when due and takes what was played; when to look again.
     pub(super) fn tick(&mut self, now: Millis, t: &Text) -> Option<Millis> {
-        // Both fleets laid: the battle is shown from its first action on.
-        if self.shown.is_none() && self.table.game().is_some() {
-            self.shown = self.table.game().cloned();
-            self.news.push_back(t.get("ice-revealed"));
+        if self.queued.is_some() && self.table.owes_placement() {
+            let placement = self.queued.take().unwrap_or_default();
+            if let Err(e) = self.table.place(now, placement) {
+                self.refused = Some(e.to_string());
+                self.laid_in = None;
+            }
         }
+        // Both fleets laid: the battle is shown from its first action on.
+        self.sync(t);
         for seen in self.table.poll(now) {
             match seen {
                 Seen::Played(played) => self.take(&played, now, t),
@@ -171,18 +178,14 @@ impl IcePlay {
         if let Some(why) = self.table.take_refused() {
             self.refused = Some(why);
         }
-        // A reveal, a new game or a move made void: the table's game as it is.
-        if self.shown.as_ref() != self.table.game() {
-            self.shown = self.table.game().cloned();
-            self.traces = [Vec::new(), Vec::new()];
-            self.steps.clear();
-        }
+        self.sync(t);
         if self.laid_in.is_some_and(|n| n != self.table.game_number()) {
             // Another game at a friend's table: a fresh placement.
             self.sizes.clear();
             self.draft.clear();
             self.picked = None;
             self.laid_in = None;
+            self.queued = None;
         }
         self.ready_to_place();
         if !self.table.my_turn() {
@@ -200,9 +203,29 @@ impl IcePlay {
         }
     }
 
+    /// The table's game as it is, after a reveal, a new game or a move made void.
+    fn sync(&mut self, t: &Text) {
+        if self.shown.as_ref() == self.table.game() {
+            return;
+        }
+        let revealed = self.shown.is_none();
+        self.shown = self.table.game().cloned();
+        self.traces = [Vec::new(), Vec::new()];
+        self.steps.clear();
+        if revealed && self.shown.is_some() {
+            let id = if self.table.level().is_some() {
+                "ice-revealed"
+            } else {
+                "ice-revealed-friend"
+            };
+            self.news.push_back(t.get(id));
+        }
+    }
+
     /// One action played: its news line, its trace, its sinking.
     fn take(&mut self, played: &crate::driver::ice::Played, now: Millis, t: &Text) {
         let mine = played.side == self.me();
+        let friend = self.table.level().is_none();
         let Some(game) = self.shown.as_mut() else {
             self.shown = self.table.game().cloned();
             return;
@@ -226,10 +249,10 @@ impl IcePlay {
                         from: s.pose,
                     });
                 }
-                let id = if mine {
-                    "ice-news-you-moved"
-                } else {
-                    "ice-news-they-moved"
+                let id = match (mine, friend) {
+                    (true, _) => "ice-news-you-moved",
+                    (false, false) => "ice-news-they-moved",
+                    (false, true) => "ice-news-friend-moved",
                 };
                 t.with(
                     id,
@@ -263,10 +286,10 @@ impl IcePlay {
                     ],
                 )
             }
-            Action::EndTurn => t.get(if mine {
-                "ice-news-you-ended"
-            } else {
-                "ice-news-they-ended"
+            Action::EndTurn => t.get(match (mine, friend) {
+                (true, _) => "ice-news-you-ended",
+                (false, false) => "ice-news-they-ended",
+                (false, true) => "ice-news-friend-ended",
             }),
         };
         // The table played it: the copy shown plays it too.
@@ -555,6 +578,12 @@ impl IcePlay {
                     })
                 })
                 .collect();
+            if !self.table.owes_placement() {
+                self.queued = Some(placement);
+                self.laid_in = Some(self.table.game_number());
+                self.hand = None;
+                return;
+            }
             match self.table.place(now, placement) {
                 Ok(()) => {
                     self.laid_in = Some(self.table.game_number());
@@ -942,8 +971,10 @@ impl IcePlay {
                     .size(18.0)
                     .strong(),
                 );
-            } else {
+            } else if self.table.level().is_some() {
                 ui.heading(t.get("ice-their-turn"));
+            } else {
+                ui.heading(t.get("ice-their-turn-friend"));
             }
             ui.label(t.with("ice-turn-number", &[("turn", Arg::from(game.turn()))]));
         }

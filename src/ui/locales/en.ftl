@@ -530,3 +530,10 @@ ice-results-friend = Ships lost — you: { $mine }, your friend: { $theirs }. Hi
 ice-play-again = Play again
 ice-again-waiting = You asked for another game; waiting for your friend…
 ice-again-asked = Your friend asks for another game.
+ice-their-turn-friend = Your friend's turn…
+ice-news-friend-moved = Your friend moved { $ship } ({ $steps } { $steps ->
+    [one] step
+   *[other] steps
+}).
+ice-news-friend-ended = Your friend ended their turn.
+ice-revealed-friend = Both fleets are laid: your friend's is shown.

@@ -559,3 +559,11 @@ ice-results-friend = Потеряно кораблей — ваших: { $mine }
 ice-play-again = Сыграть ещё
 ice-again-waiting = Вы попросили ещё одну игру; ждём друга…
 ice-again-asked = Друг просит ещё одну игру.
+ice-their-turn-friend = Ход друга…
+ice-news-friend-moved = Друг сдвинул { $ship } ({ $steps } { $steps ->
+    [one] шаг
+    [few] шага
+   *[other] шагов
+}).
+ice-news-friend-ended = Друг закончил ход.
+ice-revealed-friend = Оба флота расставлены: флот друга открыт.

@@ -560,3 +560,11 @@ ice-results-friend = Втрачено кораблів — ваших: { $mine }
 ice-play-again = Зіграти ще
 ice-again-waiting = Ви попросили ще одну гру; чекаємо на друга…
 ice-again-asked = Друг просить ще одну гру.
+ice-their-turn-friend = Хід друга…
+ice-news-friend-moved = Друг посунув { $ship } ({ $steps } { $steps ->
+    [one] крок
+    [few] кроки
+   *[other] кроків
+}).
+ice-news-friend-ended = Друг закінчив хід.
+ice-revealed-friend = Обидва флоти розставлено: флот друга відкрито.
