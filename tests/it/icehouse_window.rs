@@ -457,3 +457,35 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
         );
     }
 }
+
+/// The home card's goal and squadron: chosen, used by the new table (the flagship
+/// named in the fleet to lay), and remembered by the next window.
+#[test]
+fn the_goal_and_squadron_are_chosen_at_home_and_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Icehouse Armada");
+    click(&mut harness, "capture the flagship");
+    click(&mut harness, "light (4 medium, 4 small)");
+    shot(&mut harness, "icehouse_home.png");
+    click(&mut harness, "Hard");
+    assert!(has(
+        &harness,
+        "Against the computer: Hard · goal: capture the flagship"
+    ));
+    assert!(
+        has(&harness, "M1 · medium · flagship"),
+        "the first ship is the flagship"
+    );
+    assert!(has(&harness, "S4 · small"), "the light squadron is laid");
+    assert!(!has(&harness, "L1 · large"));
+    drop(harness);
+    let mut again = window(dir.path());
+    click(&mut again, "Icehouse Armada");
+    click(&mut again, "Easy");
+    assert!(
+        has(&again, "goal: capture the flagship"),
+        "the goal is remembered"
+    );
+    assert!(has(&again, "M1 · medium · flagship"), "so is the squadron");
+}
