@@ -79,6 +79,6 @@ pub use crate::session::{
     TableGame, TableSession, Verdict, settings,
 };
 pub use crate::store::{
-    Against, ArchimedesAgainst, ArchimedesKind, Damaged, Kind, Other, Outcome, PlayedBy, SavedSeat,
-    Store, TableMeta, Tally, Totals, TotalsLost,
+    Against, ArchimedesAgainst, ArchimedesKind, Damaged, IcehouseAgainst, IcehouseKind, Kind,
+    Other, Outcome, PlayedBy, SavedSeat, Store, TableMeta, Tally, Totals, TotalsLost,
 };

@@ -9,7 +9,7 @@ use super::geometry::{Point, Pose, Size, TABLE_H, TABLE_W};
 use super::propose::{find_shot, heading, step_at};
 
 /// How well a computer captain plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
     /// Fires when it happens to, wanders otherwise.
     Easy,

@@ -43,7 +43,10 @@ mod totals;
 
 pub use archimedes::ArchimedesGame;
 pub use icehouse::IcehouseGame;
-pub use totals::{Against, ArchimedesAgainst, ArchimedesKind, Kind, Outcome, Tally, Totals};
+pub use totals::{
+    Against, ArchimedesAgainst, ArchimedesKind, IcehouseAgainst, IcehouseKind, Kind, Outcome,
+    Tally, Totals,
+};
 
 use std::collections::HashMap;
 use std::io::Write as _;

@@ -188,10 +188,52 @@ impl ArchimedesKind {
 }
 
 /// Every kind's tally, and which games were counted.
+/// Who Icehouse Armada was played against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IcehouseAgainst {
+    Computer(crate::icehouse::Level),
+    Friend,
+}
+
+/// The totals' key for Icehouse Armada: the opponent and the person's squadron.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IcehouseKind {
+    pub against: IcehouseAgainst,
+    /// The heavy squadron (else the light one).
+    pub heavy: bool,
+}
+
+impl IcehouseKind {
+    const PREFIX: &str = "icehouse-";
+
+    fn from_names(against: &str, kind: &str) -> Option<Self> {
+        let heavy = match kind.strip_prefix(Self::PREFIX)? {
+            "heavy" => true,
+            "light" => false,
+            _ => return None,
+        };
+        let against = match against {
+            "friend" => IcehouseAgainst::Friend,
+            level => IcehouseAgainst::Computer(level.parse().ok()?),
+        };
+        Some(Self { against, heavy })
+    }
+
+    fn names(self) -> (String, String) {
+        let against = match self.against {
+            IcehouseAgainst::Computer(level) => level.to_string(),
+            IcehouseAgainst::Friend => "friend".to_owned(),
+        };
+        let squadron = if self.heavy { "heavy" } else { "light" };
+        (against, format!("{}{squadron}", Self::PREFIX))
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     tallies: BTreeMap<Kind, Tally>,
     archimedes: BTreeMap<ArchimedesKind, Tally>,
+    icehouse: BTreeMap<IcehouseKind, Tally>,
     /// Per table, the numbers of its games already counted: a game shown again (a
     /// redraw, a resumed table, a reopened window) is not counted twice.
     counted: BTreeMap<[u8; 32], BTreeSet<u32>>,
@@ -236,6 +278,31 @@ impl Totals {
     }
 
     /// The tally of an Archimedes `kind` (zero if none was played).
+    /// Counts a game of Icehouse Armada once, by its table (or saved game) and
+    /// number; whether it was counted now.
+    pub fn record_icehouse(
+        &mut self,
+        kind: IcehouseKind,
+        id: &[u8; 32],
+        game: u32,
+        outcome: Outcome,
+    ) -> bool {
+        if !self.counted.entry(*id).or_default().insert(game) {
+            return false;
+        }
+        self.icehouse.entry(kind).or_default().add(outcome);
+        true
+    }
+
+    pub fn icehouse_tally(&self, kind: IcehouseKind) -> Tally {
+        self.icehouse.get(&kind).copied().unwrap_or_default()
+    }
+
+    /// Every Icehouse kind played, by opponent then squadron.
+    pub fn icehouse_kinds(&self) -> impl Iterator<Item = (IcehouseKind, Tally)> + '_ {
+        self.icehouse.iter().map(|(kind, tally)| (*kind, *tally))
+    }
+
     pub fn archimedes_tally(&self, kind: ArchimedesKind) -> Tally {
         self.archimedes.get(&kind).copied().unwrap_or_default()
     }
@@ -256,7 +323,7 @@ impl Totals {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tallies.is_empty() && self.archimedes.is_empty()
+        self.tallies.is_empty() && self.archimedes.is_empty() && self.icehouse.is_empty()
     }
 
     /// The file's bytes: the totals as JSON, with a check over their compact form.
@@ -287,7 +354,10 @@ impl Totals {
             if tally.streak > tally.best || tally.best > tally.won {
                 return None;
             }
-            let twice = if entry.variant.starts_with(ArchimedesKind::PREFIX) {
+            let twice = if entry.variant.starts_with(IcehouseKind::PREFIX) {
+                let kind = IcehouseKind::from_names(&entry.against, &entry.variant)?;
+                totals.icehouse.insert(kind, tally).is_some()
+            } else if entry.variant.starts_with(ArchimedesKind::PREFIX) {
                 let kind = ArchimedesKind::from_names(&entry.against, &entry.variant)?;
                 totals.archimedes.insert(kind, tally).is_some()
             } else {
@@ -322,6 +392,14 @@ impl Totals {
                     against: kind.against_name(),
                     variant: format!("{}{}", ArchimedesKind::PREFIX, kind.side),
                     tally: *tally,
+                }))
+                .chain(self.icehouse.iter().map(|(kind, tally)| {
+                    let (against, variant) = kind.names();
+                    Entry {
+                        against,
+                        variant,
+                        tally: *tally,
+                    }
                 }))
                 .collect(),
             counted: self
@@ -404,6 +482,28 @@ mod tests {
         };
         assert_eq!(totals.tally(easy), Tally::default());
         assert_eq!(totals.kinds().count(), 1);
+    }
+
+    /// Icehouse games count per opponent and squadron, once each, and read back.
+    #[test]
+    fn icehouse_games_are_counted_per_squadron_and_read_back() {
+        let mut totals = Totals::default();
+        let hard_heavy = IcehouseKind {
+            against: IcehouseAgainst::Computer(crate::icehouse::Level::Hard),
+            heavy: true,
+        };
+        let friend_light = IcehouseKind {
+            against: IcehouseAgainst::Friend,
+            heavy: false,
+        };
+        assert!(totals.record_icehouse(hard_heavy, &[7; 32], 0, Outcome::Won));
+        assert!(!totals.record_icehouse(hard_heavy, &[7; 32], 0, Outcome::Won));
+        assert!(totals.record_icehouse(friend_light, &[8; 32], 0, Outcome::Drawn));
+        assert_eq!(totals.icehouse_tally(hard_heavy).won, 1);
+        assert_eq!(totals.icehouse_tally(friend_light).drawn, 1);
+        let again = Totals::from_bytes(&totals.to_bytes()).unwrap();
+        assert_eq!(again, totals);
+        assert_eq!(again.icehouse_kinds().count(), 2);
     }
 
     #[test]

@@ -274,6 +274,29 @@ fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
         );
         all.extend(actions);
         assert!(has(&harness, "Ships lost — you:"), "{level}: the results");
+        harness.run();
+        assert!(
+            has(
+                &harness,
+                &format!("{level}, Icehouse Armada, heavy (4 large): ")
+            ),
+            "{level}: the totals of this level and squadron on the results"
+        );
+        let totals = armada::store::Store::open(Some(dir.path()))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let kind = armada::store::IcehouseKind {
+            against: armada::store::IcehouseAgainst::Computer(
+                level.to_lowercase().parse().unwrap(),
+            ),
+            heavy: true,
+        };
+        assert_eq!(
+            totals.icehouse_tally(kind).played(),
+            1,
+            "{level}: counted once"
+        );
         shot(&mut harness, "icehouse_results.png");
         let saved = armada::store::Store::open(Some(dir.path()))
             .unwrap()

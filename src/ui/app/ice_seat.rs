@@ -98,6 +98,15 @@ impl IceTable {
             .or_else(|| self.fleet_and_goal().map(|(_, g)| g))
     }
 
+    /// The table's (or the saved game's) random name: the totals count each game
+    /// once by it and the game's number.
+    pub(super) fn id(&self) -> [u8; 32] {
+        match self {
+            Self::Computer(table) => table.saved().id,
+            Self::Friend(_) => self.session().map_or([0; 32], |s| s.table().id()),
+        }
+    }
+
     /// The game's number at its table (a game against the computer is its own).
     pub(super) fn game_number(&self) -> u32 {
         self.session()

@@ -301,11 +301,17 @@ impl IcePlay {
     }
 
     /// The screen; what it asks of the window.
-    pub(super) fn show(&mut self, ui: &mut egui::Ui, now: Millis, t: &Text) -> Asked {
+    pub(super) fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        now: Millis,
+        t: &Text,
+        totals: &crate::driver::Totals,
+    ) -> Asked {
         let mut asked = Asked::Nothing;
         self.header(ui, t);
         if self.table.ended() {
-            asked = self.results(ui, t);
+            asked = self.results(ui, t, totals);
         }
         match self.table.before() {
             Some(Before::Choose) => {
@@ -1028,7 +1034,7 @@ impl IcePlay {
 
     // ----- Results -----
 
-    fn results(&mut self, ui: &mut egui::Ui, t: &Text) -> Asked {
+    fn results(&mut self, ui: &mut egui::Ui, t: &Text, totals: &crate::driver::Totals) -> Asked {
         let mut asked = Asked::Nothing;
         let friend = self.table.level().is_none();
         let Some(decided) = self.table.decided() else {
@@ -1050,6 +1056,7 @@ impl IcePlay {
         let (lost, shots, turns) = self.figures();
         let again = self.table.again();
         let left = self.table.friend_left();
+        let kind = self.kind();
         egui::Frame::group(ui.style())
             .fill(ui.visuals().faint_bg_color)
             .inner_margin(12.0)
@@ -1071,6 +1078,22 @@ impl IcePlay {
                         ("turns", Arg::from(turns)),
                     ],
                 ));
+                if let Some(kind) = kind {
+                    let tally = totals.icehouse_tally(kind);
+                    ui.label(t.with(
+                        "ice-totals",
+                        &[
+                            ("against", Arg::from(against_name(t, kind.against))),
+                            ("game", Arg::from(kind_name(t, kind))),
+                            ("won", Arg::from(tally.won)),
+                            ("lost", Arg::from(tally.lost)),
+                            ("drawn", Arg::from(tally.drawn)),
+                            ("percent", Arg::from(tally.win_percent())),
+                            ("streak", Arg::from(tally.streak)),
+                            ("best", Arg::from(tally.best)),
+                        ],
+                    ));
+                }
                 if friend && left {
                     ui.label(t.get("arch-friend-left"));
                 } else if friend && again[0] {
@@ -1101,6 +1124,20 @@ impl IcePlay {
         asked
     }
 
+    /// The totals' key of this game: the opponent and the person's squadron.
+    fn kind(&self) -> Option<crate::driver::IcehouseKind> {
+        let me = self.me();
+        let heavy = match self.table.game() {
+            Some(game) => game.ships(me).iter().any(|s| s.size() == Size::Large),
+            None => self.table.fleet_and_goal()?.0.large > 0,
+        };
+        let against = self.table.level().map_or(
+            crate::driver::IcehouseAgainst::Friend,
+            crate::driver::IcehouseAgainst::Computer,
+        );
+        Some(crate::driver::IcehouseKind { against, heavy })
+    }
+
     /// Ships lost and shots that hit (the person's, the other side's), and turns.
     fn figures(&self) -> ([usize; 2], [usize; 2], u32) {
         let Some(game) = self.table.game() else {
@@ -1116,6 +1153,20 @@ impl IcePlay {
         }
         ([lost(me), lost(me.other())], shots, game.turn())
     }
+}
+
+/// Who the totals' line was played against.
+pub(super) fn against_name(t: &Text, against: crate::driver::IcehouseAgainst) -> String {
+    match against {
+        crate::driver::IcehouseAgainst::Computer(level) => level_name(t, level),
+        crate::driver::IcehouseAgainst::Friend => t.get("totals-friend"),
+    }
+}
+
+/// The totals' game column for Icehouse Armada: the game and the squadron.
+pub(super) fn kind_name(t: &Text, kind: crate::driver::IcehouseKind) -> String {
+    let squadron = t.get(if kind.heavy { "ice-heavy" } else { "ice-light" });
+    t.with("totals-icehouse", &[("squadron", Arg::from(squadron))])
 }
 
 /// A level's name as the home screen says it.
@@ -1249,7 +1300,11 @@ impl Armada {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(wait));
         }
-        let asked = play.show(ui, now, &self.text);
+        let asked = play.show(ui, now, &self.text, &self.totals);
+        if self.count_icehouse() {
+            // The results show the totals with this game in the next frame.
+            ui.ctx().request_repaint();
+        }
         match asked {
             Asked::Nothing => {}
             Asked::Home => self.go_home(),
@@ -1317,6 +1372,38 @@ impl Armada {
             ship.pose.bow.x as f64 + r * angle.cos(),
             ship.pose.bow.y as f64 + r * angle.sin(),
         ));
+        true
+    }
+
+    /// Counts the game on the Icehouse screen once its result is settled (once: by
+    /// its table's name and number).
+    fn count_icehouse(&mut self) -> bool {
+        let Some(play) = &self.ice else { return false };
+        let Some(decided) = play.table.decided() else {
+            return false;
+        };
+        let Some(kind) = play.kind() else {
+            return false;
+        };
+        let me = play.me();
+        let outcome = match decided.winner {
+            Some(w) if w == me => crate::driver::Outcome::Won,
+            Some(_) => crate::driver::Outcome::Lost,
+            None => crate::driver::Outcome::Drawn,
+        };
+        // The home screen says why nothing is counted.
+        if matches!(self.totals_lost, Some(super::TotalsLost::Unreadable(_))) {
+            return false;
+        }
+        let (id, game) = (play.table.id(), play.table.game_number());
+        if !self.totals.record_icehouse(kind, &id, game, outcome) {
+            return false;
+        }
+        if let Some(store) = &self.store
+            && let Err(error) = store.save_totals(&self.totals)
+        {
+            tracing::warn!(%error, "cannot save the totals");
+        }
         true
     }
 

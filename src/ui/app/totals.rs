@@ -95,6 +95,17 @@ impl Armada {
                     ui.label(tally.best.to_string());
                     ui.end_row();
                 }
+                for (kind, tally) in self.totals.icehouse_kinds() {
+                    ui.label(super::icehouse::against_name(t, kind.against));
+                    ui.label(super::icehouse::kind_name(t, kind));
+                    for figure in [tally.won, tally.lost, tally.drawn] {
+                        ui.label(figure.to_string());
+                    }
+                    ui.label(format!("{} %", tally.win_percent()));
+                    ui.label(tally.streak.to_string());
+                    ui.label(tally.best.to_string());
+                    ui.end_row();
+                }
                 for (kind, tally) in self.totals.archimedes_kinds() {
                     ui.label(super::archimedes::against_name(t, kind.against));
                     ui.label(t.with(

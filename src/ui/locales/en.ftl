@@ -537,3 +537,5 @@ ice-news-friend-moved = Your friend moved { $ship } ({ $steps } { $steps ->
 }).
 ice-news-friend-ended = Your friend ended their turn.
 ice-revealed-friend = Both fleets are laid: your friend's is shown.
+ice-totals = { $against }, { $game }: won { $won }, lost { $lost }, drawn { $drawn } · { $percent }% won · streak { $streak }, best { $best }
+totals-icehouse = Icehouse Armada, { $squadron }

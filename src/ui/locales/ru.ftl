@@ -567,3 +567,5 @@ ice-news-friend-moved = Друг сдвинул { $ship } ({ $steps } { $steps -
 }).
 ice-news-friend-ended = Друг закончил ход.
 ice-revealed-friend = Оба флота расставлены: флот друга открыт.
+ice-totals = { $against }, { $game }: побед { $won }, поражений { $lost }, ничьих { $drawn } · { $percent }% побед · серия { $streak }, лучшая { $best }
+totals-icehouse = Армада Айсхаус, { $squadron }
