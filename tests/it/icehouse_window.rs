@@ -123,11 +123,37 @@ fn open_and_place(harness: &mut Harness<'_, Armada>, level: &str) {
     click_at(harness, Point::new(200_000, home_y));
     assert!(has(harness, "✔ "), "the first ship is laid");
     // The next ship comes to hand; laid on the same place it would touch the first.
+    // (At the heavy squadron, the default: its ships are L1 to L4.)
     click_at(harness, Point::new(200_000, home_y));
     assert!(has(harness, "would touch"), "a touching place is refused");
     // The ship in hand half over the first: drawn red where it may not lie.
     hover(harness, Point::new(215_000, home_y + 20_000));
     shot(harness, "icehouse_placement.png");
+    // Escape puts the ship in hand back; the first is dragged elsewhere, and the
+    // second then lies where the first was.
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    let (from, to) = (
+        screen(harness, Point::new(200_000, home_y)),
+        screen(harness, Point::new(500_000, home_y)),
+    );
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for k in 1..=4 {
+        harness.hover_at(from + (to - from) * (k as f32 / 4.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    harness.run();
+    click(harness, "L2 · large");
+    click_at(harness, Point::new(200_000, home_y));
+    assert_eq!(
+        harness.query_all_by_label_contains("✔ ").count(),
+        2,
+        "the first ship was dragged away and the second laid in its place"
+    );
     click(harness, "Place the rest automatically");
     click(harness, "Ready — to battle");
     assert!(

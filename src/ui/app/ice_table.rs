@@ -264,3 +264,57 @@ pub(super) fn paint_shot(painter: &Painter, view: &View, from: Point, to: Point,
 pub(super) fn heading_of(pose: Pose) -> f64 {
     heading(pose)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::ice::{Goal, Placed, pose_at};
+
+    fn laid(size: Size, x: i64, y: i64, degrees: f64) -> Placed {
+        Placed {
+            size,
+            pose: pose_at(Point::new(x * 1000, y * 1000), size, degrees.to_radians()),
+            flagship: false,
+        }
+    }
+
+    /// The shadow under the pointer lights a target with a clear line and not the
+    /// same target when a ship lies across every line to it, though it is still in
+    /// the field.
+    #[test]
+    fn a_target_in_the_shadow_is_lit_only_with_a_clear_line() {
+        let large = laid(Size::Large, 60, 60, 0.0);
+        let target = laid(Size::Small, 80, 112, 0.0);
+        let clear = Game::arranged(Goal::SinkAll, [&[large], &[target]]).unwrap();
+        let centre = |t: &crate::driver::ice::Triangle| {
+            let [a, b, c] = t.0;
+            (
+                (a.x + b.x + c.x) as f64 / 3.0,
+                (a.y + b.y + c.y) as f64 / 3.0,
+            )
+        };
+        let at = centre(&target.pose.footprint(target.size));
+        let lit = aim(&clear, 0, at).unwrap();
+        assert!(
+            lit.field
+                .triangle()
+                .touches(&target.pose.footprint(target.size))
+        );
+        assert_eq!(lit.lit.len(), 1, "a clear line lights the target");
+        // A large ship laid across, between the side and the target.
+        let wall = laid(Size::Large, 115, 90, 180.0);
+        let blocked = Game::arranged(Goal::SinkAll, [&[large], &[target, wall]]).unwrap();
+        let aimed = aim(&blocked, 0, at).unwrap();
+        assert!(
+            aimed
+                .field
+                .triangle()
+                .touches(&target.pose.footprint(target.size))
+        );
+        assert!(
+            aimed.lit.iter().all(|s| s.target != 0),
+            "a blocked target is not lit: {:?}",
+            aimed.lit
+        );
+    }
+}

@@ -337,7 +337,8 @@ impl IcePlay {
             let width = (ui.available_width() - PANEL - 16.0).max(360.0);
             let height = (width * (TABLE_H as f32) / (TABLE_W as f32))
                 .min((ui.available_height() - 8.0).max(240.0));
-            let (rect, response) = ui.allocate_exact_size(Vec2::new(width, height), Sense::click());
+            let (rect, response) =
+                ui.allocate_exact_size(Vec2::new(width, height), Sense::click_and_drag());
             let view = View::fit(rect, Point::new(0, 0), Point::new(TABLE_W, TABLE_H))
                 .turned(self.me() == Side::North);
             self.view = Some(view);
@@ -447,13 +448,22 @@ impl IcePlay {
         if response.secondary_clicked() {
             self.heading += COARSE * 2.0;
         }
+        if ui.input(|i| i.key_pressed(Key::Escape)) {
+            // The ship in hand is put back on the list.
+            self.hand = None;
+        }
+        // A laid ship dragged is picked up, and laid where it is let go.
+        let (grab, lay) = (
+            response.drag_started() && self.hand.is_none(),
+            response.clicked() || (response.drag_stopped() && self.hand.is_some()),
+        );
         match self.hand {
             Some(i) => {
                 let size = self.sizes[i];
                 let pose = it::pose_centred(at, size, self.heading);
                 let problem = it::placing_problem(self.me(), size, pose, &self.others(i));
                 it::paint_ghost(painter, view, size, pose, problem.is_none(), true);
-                if response.clicked() {
+                if lay {
                     match problem {
                         None => {
                             self.draft[i] = Some(pose);
@@ -464,8 +474,10 @@ impl IcePlay {
                     }
                 }
             }
-            None if response.clicked() => {
-                let p = it::point(at);
+            None if response.clicked() || grab => {
+                // A drag picks up the ship it began on.
+                let from = ui.input(|i| i.pointer.press_origin()).filter(|_| grab);
+                let p = it::point(from.map_or(at, |p| view.table_at(p)));
                 let under = self.draft.iter().enumerate().find_map(|(i, pose)| {
                     pose.filter(|pose| pose.footprint(self.sizes[i]).contains(p))
                         .map(|pose| (i, pose))
