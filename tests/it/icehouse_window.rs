@@ -538,3 +538,92 @@ fn the_goal_and_squadron_are_chosen_at_home_and_remembered() {
     );
     assert!(has(&again, "M1 · medium · flagship"), "so is the squadron");
 }
+
+/// At a friend's Icehouse table: a draw offered and declined, one offer a turn,
+/// then offered and accepted; Play again on both sides opens a second game whose
+/// first mover the host chooses; a resignation ends it; both records verify honest
+/// with two games, and both games count in the totals.
+#[test]
+fn friends_offer_draws_play_again_and_resign_at_an_icehouse_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    seat_friends(&mut host, &mut guest);
+    // The guest moves first: it offers a draw, the host declines.
+    both_until(&mut guest, &mut host, "the guest's turn", |g, h| {
+        has(g, "Your turn") && has(h, "Your friend's turn…")
+    });
+    click(&mut guest, "Offer a draw");
+    both_until(&mut guest, &mut host, "the offer shown", |g, h| {
+        has(g, "You offered a draw.") && has(h, "Your friend offers a draw.")
+    });
+    click(&mut host, "Decline");
+    both_until(&mut guest, &mut host, "the offer declined", |g, _| {
+        has(g, "Offer a draw")
+    });
+    let offer_enabled = |h: &Harness<'_, Armada>| {
+        !h.get_by_label("Offer a draw")
+            .accesskit_node()
+            .is_disabled()
+    };
+    assert!(!offer_enabled(&guest), "one draw offer a turn");
+    assert!(!offer_enabled(&host), "a draw is offered in one's own turn");
+    click(&mut guest, "End turn (Space)");
+    both_until(&mut host, &mut guest, "the host's turn", |h, _| {
+        has(h, "Your turn")
+            && !h
+                .get_by_label("Offer a draw")
+                .accesskit_node()
+                .is_disabled()
+    });
+    click(&mut host, "Offer a draw");
+    both_until(&mut host, &mut guest, "the host's offer", |_, g| {
+        has(g, "Your friend offers a draw.")
+    });
+    click(&mut guest, "Accept");
+    both_until(&mut host, &mut guest, "the draw", |h, g| {
+        has(h, "A draw.") && has(g, "A draw.")
+    });
+    assert!(has(&host, "Both agreed to a draw."));
+    // Play again: both ask; in the second game the host chooses the first mover.
+    click(&mut host, "Play again");
+    both_until(&mut host, &mut guest, "the wish shown", |_, g| {
+        has(g, "Your friend asks for another game.")
+    });
+    click(&mut guest, "Play again");
+    both_until(&mut host, &mut guest, "the second game's choice", |h, g| {
+        has(h, "You choose who moves first") && has(g, "Your friend is choosing")
+    });
+    click(&mut host, "My friend moves first");
+    both_until(&mut host, &mut guest, "both laying again", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
+    });
+    click(&mut host, "Resign");
+    both_until(&mut host, &mut guest, "the resignation", |h, g| {
+        has(h, "You lose.") && has(g, "You win!")
+    });
+    assert!(has(&guest, "A player resigned."));
+    for side in ["host", "guest"] {
+        let report = saved_report(&dir.path().join(side));
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{side}"
+        );
+        assert_eq!(report.icehouse.len(), 2, "{side}: two games");
+        let totals = armada::store::Store::open(Some(&dir.path().join(side)))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let (mut played, mut drawn) = (0, 0);
+        for (_, tally) in totals.icehouse_kinds() {
+            played += tally.played();
+            drawn += tally.drawn;
+        }
+        assert_eq!(
+            (played, drawn),
+            (2, 1),
+            "{side}: both games counted, one drawn"
+        );
+    }
+}

@@ -210,6 +210,31 @@ impl IceTable {
         }
     }
 
+    /// The draw offer standing at a friend's table: whether it is this side's.
+    pub(super) fn draw_offer(&self) -> Option<bool> {
+        let session = self.session()?;
+        let offer = session.table().draw_offer()?;
+        Some(offer.seat == session.seat())
+    }
+
+    /// Whether this side may offer a draw now (a friend's table, its own turn, once).
+    pub(super) fn may_offer_draw(&self) -> bool {
+        self.session()
+            .is_some_and(|s| s.table().draw_offer_refusal(s.seat()).is_none())
+    }
+
+    pub(super) fn offer_draw(&mut self) {
+        if let Self::Friend(remote) = self {
+            let _ = remote.command(table::Command::OfferDraw);
+        }
+    }
+
+    pub(super) fn answer_draw(&mut self, accept: bool) {
+        if let Self::Friend(remote) = self {
+            let _ = remote.command(table::Command::AnswerDraw(accept));
+        }
+    }
+
     /// Asks the friend for another game.
     pub(super) fn play_again(&mut self) {
         if let Self::Friend(remote) = self {

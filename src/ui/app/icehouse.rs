@@ -363,6 +363,9 @@ impl IcePlay {
                 } else {
                     self.placing_panel(ui, now, t);
                 }
+                if placed && !self.table.ended() {
+                    self.draw_offers(ui, t);
+                }
                 if !self.table.ended() {
                     ui.add_space(10.0);
                     if ui.button(t.get("arch-resign")).clicked() {
@@ -615,6 +618,36 @@ impl IcePlay {
             }
         }
         self.refusal_line(ui);
+    }
+
+    /// A friend's table: offer a draw in one's turn, or answer the friend's offer.
+    fn draw_offers(&mut self, ui: &mut egui::Ui, t: &Text) {
+        match self.table.draw_offer() {
+            Some(true) => {
+                ui.label(t.get("draw-offered"));
+            }
+            Some(false) => {
+                ui.label(RichText::new(t.get("ice-draw-theirs")).strong());
+                ui.horizontal(|ui| {
+                    if ui.button(t.get("draw-accept")).clicked() {
+                        self.table.answer_draw(true);
+                    }
+                    if ui.button(t.get("draw-decline")).clicked() {
+                        self.table.answer_draw(false);
+                    }
+                });
+            }
+            None if self.table.level().is_none() => {
+                let may = self.table.may_offer_draw();
+                if ui
+                    .add_enabled(may, egui::Button::new(t.get("draw-offer")))
+                    .clicked()
+                {
+                    self.table.offer_draw();
+                }
+            }
+            None => {}
+        }
     }
 
     fn refusal_line(&self, ui: &mut egui::Ui) {

@@ -539,3 +539,4 @@ ice-news-friend-ended = Your friend ended their turn.
 ice-revealed-friend = Both fleets are laid: your friend's is shown.
 ice-totals = { $against }, { $game }: won { $won }, lost { $lost }, drawn { $drawn } · { $percent }% won · streak { $streak }, best { $best }
 totals-icehouse = Icehouse Armada, { $squadron }
+ice-draw-theirs = Your friend offers a draw.

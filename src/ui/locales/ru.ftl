@@ -569,3 +569,4 @@ ice-news-friend-ended = Друг закончил ход.
 ice-revealed-friend = Оба флота расставлены: флот друга открыт.
 ice-totals = { $against }, { $game }: побед { $won }, поражений { $lost }, ничьих { $drawn } · { $percent }% побед · серия { $streak }, лучшая { $best }
 totals-icehouse = Армада Айсхаус, { $squadron }
+ice-draw-theirs = Друг предлагает ничью.

@@ -570,3 +570,4 @@ ice-news-friend-ended = Друг закінчив хід.
 ice-revealed-friend = Обидва флоти розставлено: флот друга відкрито.
 ice-totals = { $against }, { $game }: перемог { $won }, поразок { $lost }, нічиїх { $drawn } · { $percent }% перемог · серія { $streak }, найкраща { $best }
 totals-icehouse = Армада Айсхаус, { $squadron }
+ice-draw-theirs = Друг пропонує нічию.
