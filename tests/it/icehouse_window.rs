@@ -431,6 +431,28 @@ fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static
     );
 }
 
+/// One action by clicks at `me`, with the friend's window `other` stepped beside it
+/// until the action shows.
+fn friend_action(me: &mut Harness<'static, Armada>, other: &mut Harness<'static, Armada>) -> Did {
+    let mut settle = |me: &mut Harness<'static, Armada>,
+                      done: &dyn Fn(&Harness<'_, Armada>) -> bool| {
+        for _ in 0..400 {
+            if done(me) {
+                return true;
+            }
+            me.state_mut()
+                .wait_for_network(std::time::Duration::from_millis(10));
+            other
+                .state_mut()
+                .wait_for_network(std::time::Duration::from_millis(10));
+            me.step();
+            other.step();
+        }
+        done(me)
+    };
+    one_action(me, &mut settle)
+}
+
 /// A whole Icehouse table of two windows in one process: the host opens it from
 /// home, the guest joins by the pasted invite and chooses who moves first, both lay
 /// their fleets (sealed before either is shown), the battle is played by clicks on
@@ -460,23 +482,7 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
             (&mut guest, &mut host)
         };
         assert!(has(other, "Your friend's turn…"), "the other side waits");
-        let mut settle = |me: &mut Harness<'static, Armada>,
-                          done: &dyn Fn(&Harness<'_, Armada>) -> bool| {
-            for _ in 0..400 {
-                if done(me) {
-                    return true;
-                }
-                me.state_mut()
-                    .wait_for_network(std::time::Duration::from_millis(10));
-                other
-                    .state_mut()
-                    .wait_for_network(std::time::Duration::from_millis(10));
-                me.step();
-                other.step();
-            }
-            done(me)
-        };
-        actions.push(one_action(me, &mut settle));
+        actions.push(friend_action(me, other));
     }
     assert!(over(&host) && over(&guest), "the game ended");
     let ending = host.state().icehouse_game().and_then(Game::ending);
@@ -626,4 +632,83 @@ fn friends_offer_draws_play_again_and_resign_at_an_icehouse_table() {
             "{side}: both games counted, one drawn"
         );
     }
+}
+
+/// A friend's Icehouse table goes on after the guest's window closes mid-game: the
+/// host sees the link lost, the guest resumes from home, both show the same table
+/// with the action played before, and the game goes on.
+#[test]
+fn an_icehouse_table_with_a_friend_resumes_after_the_window_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    seat_friends(&mut host, &mut guest);
+    both_until(&mut guest, &mut host, "the guest's turn", |g, _| {
+        has(g, "Your turn")
+    });
+    friend_action(&mut guest, &mut host);
+    both_until(
+        &mut guest,
+        &mut host,
+        "the action on both tables",
+        |g, h| g.state().icehouse_game() == h.state().icehouse_game(),
+    );
+    let before = guest.state().icehouse_game().cloned().unwrap();
+    drop(guest);
+    super::window::until(&mut host, "the lost link", |h| {
+        has(h, "Connection lost — reconnecting…")
+    });
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    click(&mut guest, "Resume the game with your friend");
+    both_until(&mut host, &mut guest, "the table again", |h, g| {
+        has(h, "Connected directly")
+            && has(g, "Connected directly")
+            && g.state().icehouse_game().is_some()
+    });
+    assert_eq!(guest.state().icehouse_game(), Some(&before), "where it was");
+    assert!(has(&guest, "Against your friend"));
+    both_until(&mut host, &mut guest, "a turn due", |h, g| {
+        has(h, "Your turn") || has(g, "Your turn")
+    });
+    let (me, other) = if has(&guest, "Your turn") {
+        (&mut guest, &mut host)
+    } else {
+        (&mut host, &mut guest)
+    };
+    friend_action(me, other);
+    both_until(
+        &mut host,
+        &mut guest,
+        "the next action on both tables",
+        |h, g| {
+            g.state().icehouse_game() == h.state().icehouse_game()
+                && g.state().icehouse_game() != Some(&before)
+        },
+    );
+}
+
+/// The Icehouse table speaks Ukrainian: the choice at home, the placement and the
+/// battle's panel in the seed pages' words.
+#[test]
+fn the_icehouse_table_speaks_ukrainian() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = super::window::window_speaking(dir.path(), armada::ui::Lang::Uk);
+    click(&mut harness, "Армада Айсхаус");
+    click(&mut harness, "Легкий");
+    assert!(has(&harness, "Розставте свій флот"));
+    click(&mut harness, "Розставити решту автоматично");
+    click(&mut harness, "Готово — до бою");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Ваш хід")));
+    assert!(has(&harness, "Обидва флоти розставлено"));
+    assert!(has(&harness, "Лишилося дій: 3"));
+    let g = game(&harness);
+    let ship = g.ships(me(&harness)).iter().find(|s| s.afloat).unwrap();
+    click_at(&mut harness, centre(&ship.footprint()));
+    let d = sub(ship.pose.bow, ship.pose.stern);
+    hover(
+        &mut harness,
+        Point::new(ship.pose.bow.x + d.x, ship.pose.bow.y + d.y),
+    );
+    shot(&mut harness, "icehouse_uk.png");
+    assert!(has(&harness, "Привид іде за вказівником"));
 }
