@@ -9,8 +9,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt as _, SeedableRng as _};
 
 use crate::icehouse::{
-    Action, Fleet, Game, Goal, Level, Placed, PlacementError, Played, Refusal, Setup, Side,
-    Squadron, check_placement, choose, random_placement,
+    Action, Fleet, FleetError, Game, Goal, Level, Placed, PlacementError, Played, Refusal, Setup,
+    Side, Squadron, check_placement, check_points, choose, random_placement,
 };
 use crate::session::Millis;
 use crate::store::{IcehouseGame, Store};
@@ -21,9 +21,30 @@ use super::THINK_MS;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IcehouseChoice {
     pub level: Level,
-    /// The person's squadron in the basic setup.
+    /// How the fleets are chosen: basic, advanced (the numbers given) or points.
+    pub setup: Setup,
+    /// The person's squadron in the basic and advanced setups.
     pub squadron: Squadron,
+    /// The person's own fleet in the points setup (worth 12).
+    pub own: Fleet,
     pub goal: IcehouseGoal,
+}
+
+/// The points fleets the computer draws from: every fleet worth 12 with at most
+/// four ships of a size.
+fn points_fleets() -> Vec<Fleet> {
+    let mut fleets = Vec::new();
+    for large in 0..=4 {
+        for medium in 0..=4 {
+            for small in 0..=4 {
+                let fleet = Fleet::new(large, medium, small);
+                if check_points(fleet).is_ok() {
+                    fleets.push(fleet);
+                }
+            }
+        }
+    }
+    fleets
 }
 
 /// The goal as the person chooses it: in a breakthrough, whether the person attacks.
@@ -32,6 +53,19 @@ pub enum IcehouseGoal {
     SinkAll,
     Flagship,
     Breakthrough { person_attacks: bool },
+}
+
+impl IcehouseGoal {
+    /// The goal as a table's settings carry it, the person hosting.
+    pub const fn hosted(self) -> armada_proto::IceGoal {
+        match self {
+            Self::SinkAll => armada_proto::IceGoal::SinkAll,
+            Self::Flagship => armada_proto::IceGoal::Flagship,
+            Self::Breakthrough { person_attacks } => armada_proto::IceGoal::Breakthrough {
+                host_attacks: person_attacks,
+            },
+        }
+    }
 }
 
 /// Why the person's placement or action was not taken.
@@ -85,12 +119,22 @@ impl IcehouseTable {
                 },
             },
         };
+        choice.setup.check().map_err(|e| e.to_string())?;
         let theirs = match choice.squadron {
             Squadron::Heavy => Squadron::Light,
             Squadron::Light => Squadron::Heavy,
         };
-        let fleet = |s| Setup::Basic.fleet(s).unwrap_or(Fleet::HEAVY);
-        let mut fleets = [fleet(choice.squadron), fleet(theirs)];
+        let mut fleets = if let (Some(mine), Some(theirs)) = (
+            choice.setup.fleet(choice.squadron),
+            choice.setup.fleet(theirs),
+        ) {
+            [mine, theirs]
+        } else {
+            // Points: the person's own, the computer's drawn among those worth 12.
+            check_points(choice.own).map_err(|e: FleetError| e.to_string())?;
+            let all = points_fleets();
+            [choice.own, all[rng.random_range(0..all.len())]]
+        };
         if person == Side::North {
             fleets.swap(0, 1);
         }
@@ -302,9 +346,57 @@ mod tests {
     fn choice(goal: IcehouseGoal) -> IcehouseChoice {
         IcehouseChoice {
             level: Level::Medium,
+            setup: Setup::Basic,
             squadron: Squadron::Light,
+            own: Fleet::new(1, 3, 3),
             goal,
         }
+    }
+
+    /// The advanced setup's numbers and a points fleet of one's own reach the
+    /// table; a points fleet not worth 12 is refused with its reason.
+    #[test]
+    fn the_setups_give_the_fleets_the_person_chose() {
+        let advanced = Setup::Advanced {
+            heavy: Fleet::new(2, 0, 0),
+            light: Fleet::new(0, 1, 3),
+        };
+        let table = IcehouseTable::new(
+            IcehouseChoice {
+                setup: advanced,
+                squadron: Squadron::Heavy,
+                ..choice(IcehouseGoal::SinkAll)
+            },
+            None,
+            3,
+        )
+        .unwrap();
+        assert_eq!(table.fleet(), Fleet::new(2, 0, 0));
+        let own = Fleet::new(2, 2, 2);
+        let table = IcehouseTable::new(
+            IcehouseChoice {
+                setup: Setup::Points,
+                own,
+                ..choice(IcehouseGoal::SinkAll)
+            },
+            None,
+            4,
+        )
+        .unwrap();
+        assert_eq!(table.fleet(), own);
+        let computer = table.saved().fleets[table.person().other().index()];
+        assert_eq!(computer.pips(), 12, "{computer}");
+        let error = IcehouseTable::new(
+            IcehouseChoice {
+                setup: Setup::Points,
+                own: Fleet::new(4, 4, 4),
+                ..choice(IcehouseGoal::SinkAll)
+            },
+            None,
+            4,
+        )
+        .unwrap_err();
+        assert!(error.contains("12"), "{error}");
     }
 
     /// A whole game by the table's interface: the person lays a fleet and plays the

@@ -27,27 +27,32 @@ pub use crate::fair::icehouse::{
 pub type Event = open::Event<Icehouse>;
 pub use open::Event as OpenEvent;
 
-/// A new basic Icehouse table's settings as the window opens one: the goal (in a
-/// breakthrough, whether the host attacks), whether the host commands the heavy
+/// A new Icehouse table's settings as the window opens one: the setup, the goal (in
+/// a breakthrough, whether the host attacks), whether the host commands the heavy
 /// squadron, the time a step may take, and the grace.
 pub fn settings(
-    goal: crate::driver::IcehouseGoal,
+    setup: ice::Setup,
+    goal: proto::IceGoal,
     host_heavy: bool,
     move_ms: u32,
     grace_ms: u32,
 ) -> proto::Settings {
-    let goal = match goal {
-        crate::driver::IcehouseGoal::SinkAll => proto::IceGoal::SinkAll,
-        crate::driver::IcehouseGoal::Flagship => proto::IceGoal::Flagship,
-        crate::driver::IcehouseGoal::Breakthrough { person_attacks } => {
-            proto::IceGoal::Breakthrough {
-                host_attacks: person_attacks,
-            }
-        }
+    let fleet = |f: ice::Fleet| proto::IceFleet {
+        large: f.large,
+        medium: f.medium,
+        small: f.small,
+    };
+    let setup = match setup {
+        ice::Setup::Basic => proto::IceSetup::Basic,
+        ice::Setup::Advanced { heavy, light } => proto::IceSetup::Advanced {
+            heavy: fleet(heavy),
+            light: fleet(light),
+        },
+        ice::Setup::Points => proto::IceSetup::Points,
     };
     proto::Settings {
         game: proto::GameKind::Icehouse {
-            setup: proto::IceSetup::Basic,
+            setup,
             goal,
             host_heavy,
         },

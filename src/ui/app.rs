@@ -82,6 +82,60 @@ pub struct Prefs {
     pub ice_goal: crate::driver::IcehouseGoal,
     /// Icehouse Armada against the computer: the person's squadron.
     pub ice_squadron: IceSquadron,
+    /// Icehouse Armada: the setup and its numbers as last chosen.
+    pub ice_setup: IceSetupPrefs,
+}
+
+/// How Icehouse fleets are chosen, as last set at home.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum IceSetupKind {
+    #[default]
+    Basic,
+    Advanced,
+    Points,
+}
+
+/// The Icehouse setup with the numbers of each kind, so switching keeps them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct IceSetupPrefs {
+    pub kind: IceSetupKind,
+    /// Advanced: the heavy squadron's large ships, the light one's medium and small.
+    pub heavy: u8,
+    pub medium: u8,
+    pub small: u8,
+    /// Points: one's own fleet, large, medium and small.
+    pub own: [u8; 3],
+}
+
+impl Default for IceSetupPrefs {
+    fn default() -> Self {
+        Self {
+            kind: IceSetupKind::Basic,
+            heavy: 4,
+            medium: 4,
+            small: 4,
+            own: [1, 3, 3],
+        }
+    }
+}
+
+impl IceSetupPrefs {
+    pub fn setup(&self) -> crate::driver::ice::Setup {
+        use crate::driver::ice::{Fleet, Setup};
+        match self.kind {
+            IceSetupKind::Basic => Setup::Basic,
+            IceSetupKind::Advanced => Setup::Advanced {
+                heavy: Fleet::new(self.heavy, 0, 0),
+                light: Fleet::new(0, self.medium, self.small),
+            },
+            IceSetupKind::Points => Setup::Points,
+        }
+    }
+
+    pub const fn own(&self) -> crate::driver::ice::Fleet {
+        crate::driver::ice::Fleet::new(self.own[0], self.own[1], self.own[2])
+    }
 }
 
 /// The squadron the person commands at Icehouse Armada against the computer.
@@ -102,6 +156,7 @@ impl Default for Prefs {
             reduce_motion: false,
             ice_goal: crate::driver::IcehouseGoal::SinkAll,
             ice_squadron: IceSquadron::Heavy,
+            ice_setup: IceSetupPrefs::default(),
         }
     }
 }

@@ -510,6 +510,13 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
             armada::fair::verify::Outcome::Honest,
             "{side}"
         );
+        assert_eq!(report.icehouse.len(), 1, "{side}: one game");
+        let totals = armada::store::Store::open(Some(&dir.path().join(side)))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let played: u32 = totals.icehouse_kinds().map(|(_, t)| t.played()).sum();
+        assert_eq!(played, 1, "{side}: the friend's game counted once");
     }
 }
 
@@ -711,4 +718,52 @@ fn the_icehouse_table_speaks_ukrainian() {
     );
     shot(&mut harness, "icehouse_uk.png");
     assert!(has(&harness, "Привид іде за вказівником"));
+}
+
+/// A game against the computer is saved after every action and continued from home
+/// where it was, in the middle of the person's turn.
+#[test]
+fn an_icehouse_game_is_continued_from_home_where_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    open_and_place(&mut harness, "Medium");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Your turn")));
+    one_action(&mut harness, &mut alone);
+    let before = game(&harness);
+    drop(harness);
+    let mut again = window(dir.path());
+    click(&mut again, "Continue the game of Icehouse Armada");
+    assert_eq!(game(&again), before, "the game as it was left");
+    assert!(has(&again, "Against the computer: Medium"));
+    if before.to_move() == me(&again) && before.ending().is_none() {
+        assert_eq!(actions_left(&again), Some(before.actions_left()));
+    }
+}
+
+/// The points setup chosen at home: one's own fleet worth 12 (1 large, 3 medium,
+/// 3 small until changed) is the fleet to lay, against a computer's fleet of 12.
+#[test]
+fn a_points_fleet_of_ones_own_is_laid_against_the_computer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Icehouse Armada");
+    click(&mut harness, "points fleets");
+    assert!(has(&harness, "12 of 12 pips"));
+    click(&mut harness, "Easy");
+    for ship in ["L1 · large", "M3 · medium", "S3 · small"] {
+        assert!(has(&harness, ship), "{ship}");
+    }
+    assert!(!has(&harness, "L2 · large") && !has(&harness, "M4 · medium"));
+    click(&mut harness, "Place the rest automatically");
+    click(&mut harness, "Ready — to battle");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Your turn")));
+    let g = game(&harness);
+    let side = me(&harness);
+    let pips = |s: Side| {
+        g.ships(s)
+            .iter()
+            .map(|s| u32::from(s.size().pips()))
+            .sum::<u32>()
+    };
+    assert_eq!((pips(side), pips(side.other())), (12, 12));
 }

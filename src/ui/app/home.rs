@@ -410,9 +410,14 @@ impl Armada {
             self.invite.clear();
             pending
         } else {
+            if let Some(why) = super::icehouse::setup_problem(&self.text, &self.prefs) {
+                self.note = Some(why);
+                return;
+            }
             let settings = match self.prefs.mode {
                 Mode::Icehouse => crate::driver::ice_table::settings(
-                    self.prefs.ice_goal,
+                    self.prefs.ice_setup.setup(),
+                    self.prefs.ice_goal.hosted(),
                     self.prefs.ice_squadron == super::IceSquadron::Heavy,
                     ICEHOUSE_MOVE_MS,
                     self.grace_ms,

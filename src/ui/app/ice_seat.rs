@@ -77,25 +77,28 @@ impl IceTable {
         }
     }
 
-    /// The person's fleet and the goal, once known.
-    pub(super) fn fleet_and_goal(&self) -> Option<(Fleet, Goal)> {
+    /// The person's fleet and the goal, once known (`own`: the person's own fleet
+    /// at a friend's points table).
+    pub(super) fn fleet_and_goal(&self, own: Fleet) -> Option<(Fleet, Goal)> {
         match self {
             Self::Computer(table) => Some((table.fleet(), table.goal())),
             Self::Friend(_) => {
                 let session = self.session()?;
                 let (_, fleet, goal) = self.position()?.placing(session.seat())?;
-                // The window lays the basic and advanced setups' fleets; a points
-                // fleet of one's own is laid at the terminal.
-                Some((fleet?, goal))
+                Some((fleet.unwrap_or(own), goal))
             }
         }
     }
 
     /// The goal of the game on the table.
     pub(super) fn goal(&self) -> Option<Goal> {
-        self.game()
-            .map(Game::goal)
-            .or_else(|| self.fleet_and_goal().map(|(_, g)| g))
+        match self {
+            Self::Computer(table) => Some(table.goal()),
+            Self::Friend(_) => self.game().map(Game::goal).or_else(|| {
+                let session = self.session()?;
+                self.position()?.placing(session.seat()).map(|(_, _, g)| g)
+            }),
+        }
     }
 
     /// The table's (or the saved game's) random name: the totals count each game

@@ -82,6 +82,8 @@ pub(super) struct IcePlay {
     laid_in: Option<u32>,
     /// A placement laid before the table takes it (a friend commits first).
     queued: Option<Vec<Placed>>,
+    /// The person's own fleet at a friend's points table.
+    own: crate::driver::ice::Fleet,
     pub(super) calm: bool,
 }
 
@@ -129,6 +131,7 @@ impl IcePlay {
             stand_in: None,
             laid_in: None,
             queued: None,
+            own: crate::driver::ice::Fleet::new(1, 3, 3),
             calm: false,
             table,
         };
@@ -142,7 +145,7 @@ impl IcePlay {
         if !self.sizes.is_empty() || self.table.before() != Some(Before::Place) {
             return;
         }
-        let Some((fleet, _)) = self.table.fleet_and_goal() else {
+        let Some((fleet, _)) = self.table.fleet_and_goal(self.own) else {
             return;
         };
         self.sizes = fleet.sizes().collect();
@@ -1124,20 +1127,12 @@ impl IcePlay {
                     ],
                 ));
                 if let Some(kind) = kind {
-                    let tally = totals.icehouse_tally(kind);
-                    ui.label(t.with(
-                        "ice-totals",
-                        &[
-                            ("against", Arg::from(against_name(t, kind.against))),
-                            ("game", Arg::from(kind_name(t, kind))),
-                            ("won", Arg::from(tally.won)),
-                            ("lost", Arg::from(tally.lost)),
-                            ("drawn", Arg::from(tally.drawn)),
-                            ("percent", Arg::from(tally.win_percent())),
-                            ("streak", Arg::from(tally.streak)),
-                            ("best", Arg::from(tally.best)),
-                        ],
-                    ));
+                    let mut args = vec![
+                        ("against", Arg::from(against_name(t, kind.against))),
+                        ("game", Arg::from(kind_name(t, kind))),
+                    ];
+                    args.extend(super::totals::figures(totals.icehouse_tally(kind)));
+                    ui.label(t.with("ice-totals", &args));
                 }
                 if friend && left {
                     ui.label(t.get("arch-friend-left"));
@@ -1174,7 +1169,7 @@ impl IcePlay {
         let me = self.me();
         let heavy = match self.table.game() {
             Some(game) => game.ships(me).iter().any(|s| s.size() == Size::Large),
-            None => self.table.fleet_and_goal()?.0.large > 0,
+            None => self.table.fleet_and_goal(self.own)?.0.large > 0,
         };
         let against = self.table.level().map_or(
             crate::driver::IcehouseAgainst::Friend,
@@ -1243,8 +1238,8 @@ fn goal_name(t: &Text, goal: Goal, me: Side) -> String {
 /// The home card's choices for Icehouse Armada: the goal and the squadron; whether
 /// one changed.
 pub(super) fn options(ui: &mut egui::Ui, t: &Text, prefs: &mut super::Prefs) -> bool {
-    use super::IceSquadron;
-    let (goal, squadron) = (prefs.ice_goal, prefs.ice_squadron);
+    use super::{IceSetupKind, IceSquadron};
+    let before = (prefs.ice_goal, prefs.ice_squadron, prefs.ice_setup);
     ui.indent("ice_options", |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(t.get("ice-goal"));
@@ -1267,21 +1262,86 @@ pub(super) fn options(ui: &mut egui::Ui, t: &Text, prefs: &mut super::Prefs) -> 
                 ui.radio_value(&mut prefs.ice_goal, choice, t.get(id));
             }
         });
+        let setup = &mut prefs.ice_setup;
         ui.horizontal_wrapped(|ui| {
-            ui.label(t.get("ice-squadron"));
+            ui.label(t.get("ice-setup"));
             ui.radio_value(
-                &mut prefs.ice_squadron,
-                IceSquadron::Heavy,
-                t.get("ice-heavy"),
+                &mut setup.kind,
+                IceSetupKind::Basic,
+                t.get("ice-setup-basic"),
             );
             ui.radio_value(
-                &mut prefs.ice_squadron,
-                IceSquadron::Light,
-                t.get("ice-light"),
+                &mut setup.kind,
+                IceSetupKind::Advanced,
+                t.get("ice-setup-advanced"),
+            );
+            ui.radio_value(
+                &mut setup.kind,
+                IceSetupKind::Points,
+                t.get("ice-setup-points"),
             );
         });
+        let count = |ui: &mut egui::Ui, value: &mut u8, least: u8, id: &str| {
+            ui.add(egui::DragValue::new(value).range(least..=4));
+            ui.label(t.get(id));
+        };
+        match setup.kind {
+            IceSetupKind::Basic => {}
+            IceSetupKind::Advanced => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(t.get("ice-advanced-heavy"));
+                    count(ui, &mut setup.heavy, 1, "ice-large");
+                    ui.label(t.get("ice-advanced-light"));
+                    count(ui, &mut setup.medium, 0, "ice-medium");
+                    count(ui, &mut setup.small, 0, "ice-small");
+                });
+            }
+            IceSetupKind::Points => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(t.get("ice-points-own"));
+                    let [large, medium, small] = &mut setup.own;
+                    count(ui, large, 0, "ice-large");
+                    count(ui, medium, 0, "ice-medium");
+                    count(ui, small, 0, "ice-small");
+                });
+                let pips = setup.own().pips();
+                let line = t.with("ice-points-total", &[("pips", Arg::from(pips))]);
+                if pips == crate::driver::ice::POINTS {
+                    ui.label(line);
+                } else {
+                    ui.colored_label(Color32::from_rgb(240, 120, 110), line);
+                }
+            }
+        }
+        if setup.kind != IceSetupKind::Points {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(t.get("ice-squadron"));
+                ui.radio_value(
+                    &mut prefs.ice_squadron,
+                    IceSquadron::Heavy,
+                    t.get("ice-heavy"),
+                );
+                ui.radio_value(
+                    &mut prefs.ice_squadron,
+                    IceSquadron::Light,
+                    t.get("ice-light"),
+                );
+            });
+        }
     });
-    (goal, squadron) != (prefs.ice_goal, prefs.ice_squadron)
+    before != (prefs.ice_goal, prefs.ice_squadron, prefs.ice_setup)
+}
+
+/// Why the Icehouse setup chosen at home cannot open a table, if it cannot: a
+/// points fleet not worth 12.
+pub(super) fn setup_problem(t: &Text, prefs: &super::Prefs) -> Option<String> {
+    if prefs.mode != super::Mode::Icehouse || prefs.ice_setup.kind != super::IceSetupKind::Points {
+        return None;
+    }
+    let own = prefs.ice_setup.own();
+    crate::driver::ice::check_points(own)
+        .err()
+        .map(|_| t.with("ice-points-wrong", &[("pips", Arg::from(own.pips()))]))
 }
 
 impl Armada {
@@ -1289,6 +1349,8 @@ impl Armada {
     pub(super) fn ice_choice(&self) -> IcehouseChoice {
         IcehouseChoice {
             level: Level::Medium,
+            setup: self.prefs.ice_setup.setup(),
+            own: self.prefs.ice_setup.own(),
             squadron: match self.prefs.ice_squadron {
                 super::IceSquadron::Heavy => crate::driver::ice::Squadron::Heavy,
                 super::IceSquadron::Light => crate::driver::ice::Squadron::Light,
@@ -1299,6 +1361,10 @@ impl Armada {
 
     /// A new game of Icehouse Armada against the computer.
     pub(super) fn open_icehouse(&mut self, choice: IcehouseChoice, now: Millis) {
+        if let Some(why) = setup_problem(&self.text, &self.prefs) {
+            self.note = Some(why);
+            return;
+        }
         match IcehouseTable::new(choice, self.store.clone(), now) {
             Ok(table) => self.show_icehouse(table),
             Err(error) => self.note = Some(error),
@@ -1320,7 +1386,9 @@ impl Armada {
         &mut self,
         remote: Box<crate::driver::Remote<crate::driver::ice_table::Session>>,
     ) {
-        self.ice = Some(Box::new(IcePlay::new(IceTable::Friend(remote))));
+        let mut play = IcePlay::new(IceTable::Friend(remote));
+        play.own = self.prefs.ice_setup.own();
+        self.ice = Some(Box::new(play));
         self.home = None;
     }
 
@@ -1376,6 +1444,8 @@ impl Armada {
     pub fn bench_open_icehouse(&mut self, now: Millis) {
         let choice = IcehouseChoice {
             level: Level::Easy,
+            setup: crate::driver::ice::Setup::Basic,
+            own: crate::driver::ice::Fleet::new(1, 3, 3),
             squadron: crate::driver::ice::Squadron::Heavy,
             goal: IcehouseGoal::SinkAll,
         };

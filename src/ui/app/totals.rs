@@ -87,24 +87,12 @@ impl Armada {
                 for (kind, tally) in self.totals.kinds() {
                     ui.label(against(t, kind.against));
                     ui.label(variant(t, kind.variant));
-                    for figure in [tally.won, tally.lost, tally.drawn] {
-                        ui.label(figure.to_string());
-                    }
-                    ui.label(format!("{} %", tally.win_percent()));
-                    ui.label(tally.streak.to_string());
-                    ui.label(tally.best.to_string());
-                    ui.end_row();
+                    figure_cells(ui, tally);
                 }
                 for (kind, tally) in self.totals.icehouse_kinds() {
                     ui.label(super::icehouse::against_name(t, kind.against));
                     ui.label(super::icehouse::kind_name(t, kind));
-                    for figure in [tally.won, tally.lost, tally.drawn] {
-                        ui.label(figure.to_string());
-                    }
-                    ui.label(format!("{} %", tally.win_percent()));
-                    ui.label(tally.streak.to_string());
-                    ui.label(tally.best.to_string());
-                    ui.end_row();
+                    figure_cells(ui, tally);
                 }
                 for (kind, tally) in self.totals.archimedes_kinds() {
                     ui.label(super::archimedes::against_name(t, kind.against));
@@ -112,16 +100,21 @@ impl Armada {
                         "totals-archimedes",
                         &[("side", Arg::from(u32::from(kind.side)))],
                     ));
-                    for figure in [tally.won, tally.lost, tally.drawn] {
-                        ui.label(figure.to_string());
-                    }
-                    ui.label(format!("{} %", tally.win_percent()));
-                    ui.label(tally.streak.to_string());
-                    ui.label(tally.best.to_string());
-                    ui.end_row();
+                    figure_cells(ui, tally);
                 }
             });
     }
+}
+
+/// A row's figures: won, lost, drawn, the share won, the streak and the best run.
+fn figure_cells(ui: &mut egui::Ui, tally: Tally) {
+    for figure in [tally.won, tally.lost, tally.drawn] {
+        ui.label(figure.to_string());
+    }
+    ui.label(format!("{} %", tally.win_percent()));
+    ui.label(tally.streak.to_string());
+    ui.label(tally.best.to_string());
+    ui.end_row();
 }
 
 /// The results' line for `kind`: its totals with this game counted, or why this
