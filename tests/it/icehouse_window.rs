@@ -239,18 +239,21 @@ fn one_action(harness: &mut Harness<'static, Armada>, settle: &mut Settle<'_>) -
             continue;
         };
         click_at(harness, centre(&ship.footprint()));
-        // The pointer far along the legal heading: the ghost pivots there.
-        let d = sub(next.bow, ship.pose.bow);
-        let far = Point::new(ship.pose.bow.x + d.x * 2, ship.pose.bow.y + d.y * 2);
+        // The pointer on the legal step's bow (always on the table): the ghost
+        // pivots toward it.
+        let far = next.bow;
         hover(harness, far);
         shot(harness, "icehouse_ghost.png");
         click_at(harness, far);
         let refused = has(harness, "Step ");
-        if has(harness, "Sail (") {
+        // A step laid waits for Enter; a large ship's one step sails at once.
+        let laid = has(harness, "Sail (");
+        if laid {
             harness.key_press(egui::Key::Enter);
             harness.run();
         }
-        if !refused && settle(harness, &taken) {
+        let sent = laid || ship.size() == armada::icehouse::Size::Large;
+        if !refused && sent && settle(harness, &taken) {
             let moved = game(harness);
             if moved.ending().is_none() && moved.turn() == turn {
                 assert!(moved.has_moved(i as u8));
@@ -285,6 +288,7 @@ fn play_to_the_end(harness: &mut Harness<'static, Armada>) -> Vec<Did> {
 #[test]
 fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
     let mut all = Vec::new();
+    let mut sides = Vec::new();
     for level in ["Easy", "Medium", "Hard"] {
         let dir = tempfile::tempdir().unwrap();
         let mut harness = window(dir.path());
@@ -334,6 +338,21 @@ fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
             harness.state().icehouse_game(),
             "{level}: the game on screen is the one saved"
         );
+        // Which side each of the person's broadsides came from, by replaying the save.
+        let mut replay = armada::icehouse::Game::new(
+            saved.goal,
+            saved.fleets,
+            [&saved.placements[0], &saved.placements[1]],
+        )
+        .unwrap();
+        for action in &saved.actions {
+            if let armada::icehouse::Action::Fire(shot) = action
+                && replay.to_move() == saved.person
+            {
+                sides.push(shot.side);
+            }
+            replay.play(*action).unwrap();
+        }
     }
     for did in [Did::Fired, Did::Moved] {
         assert!(
@@ -341,6 +360,15 @@ fn icehouse_is_placed_and_played_by_clicks_against_each_level() {
             "{did:?}: every kind of action was played by clicks"
         );
     }
+    // The person fired broadsides from both sides of their ships.
+    assert!(
+        sides.contains(&armada::icehouse::Broadside::Port),
+        "{sides:?}"
+    );
+    assert!(
+        sides.contains(&armada::icehouse::Broadside::Starboard),
+        "{sides:?}"
+    );
 }
 
 /// A ghost pivoting too sharply is refused with its reason, and the refused step is
@@ -436,7 +464,9 @@ fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static
 fn friend_action(me: &mut Harness<'static, Armada>, other: &mut Harness<'static, Armada>) -> Did {
     let mut settle = |me: &mut Harness<'static, Armada>,
                       done: &dyn Fn(&Harness<'_, Armada>) -> bool| {
-        for _ in 0..400 {
+        // A guard against a hang, not a measure: the network side runs on real time.
+        let give_up = std::time::Instant::now() + std::time::Duration::from_mins(2);
+        while std::time::Instant::now() < give_up {
             if done(me) {
                 return true;
             }
@@ -766,4 +796,66 @@ fn a_points_fleet_of_ones_own_is_laid_against_the_computer() {
             .sum::<u32>()
     };
     assert_eq!((pips(side), pips(side.other())), (12, 12));
+}
+
+/// A move of several steps by clicks: each step laid from the last one's bow, Escape
+/// undoing the steps not yet sailed, Enter sailing them as one move.
+#[test]
+fn a_move_of_several_steps_is_laid_by_clicks_undone_by_escape_and_sailed_by_enter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Icehouse Armada");
+    click(&mut harness, "light (4 medium, 4 small)");
+    click(&mut harness, "Easy");
+    click(&mut harness, "Place the rest automatically");
+    click(&mut harness, "Ready — to battle");
+    assert!(step_until(&mut harness, 400, |h| has(h, "Your turn")));
+    let g = game(&harness);
+    let side = me(&harness);
+    let forward = if side == Side::South {
+        std::f64::consts::FRAC_PI_2
+    } else {
+        -std::f64::consts::FRAC_PI_2
+    };
+    // A small ship with two legal steps ahead.
+    let (i, ship, steps) = g
+        .ships(side)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.size() == armada::icehouse::Size::Small)
+        .find_map(|(i, s)| {
+            let (one, _) = nearest_step(&g, i as u8, s.pose, forward).ok()?;
+            let (two, _) = nearest_step(&g, i as u8, one, forward).ok()?;
+            Some((i, *s, [one, two]))
+        })
+        .expect("a small ship that can sail two steps ahead");
+    let lay = |harness: &mut Harness<'static, Armada>, to: Pose| click_at(harness, to.bow);
+    click_at(&mut harness, centre(&ship.footprint()));
+    lay(&mut harness, steps[0]);
+    assert!(has(&harness, "Sail (1 step)"), "the first step is laid");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(
+        !has(&harness, "Sail ("),
+        "Escape undoes the steps not sailed"
+    );
+    assert_eq!(game(&harness), g, "nothing was played");
+    lay(&mut harness, steps[0]);
+    lay(&mut harness, steps[1]);
+    assert!(
+        has(&harness, "Sail (2 steps)"),
+        "the second step follows from the new bow"
+    );
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert!(has(
+        &harness,
+        &format!("You moved {} (2 steps).", ship.name)
+    ));
+    let sailed = game(&harness).ships(side)[i].pose;
+    assert_eq!(
+        sailed, steps[1],
+        "the ship lies where its second step put it"
+    );
+    assert_eq!(actions_left(&harness), Some(2), "one action of three spent");
 }
