@@ -98,6 +98,10 @@ enum Command {
         /// ghost, then a broadside's shadow lighting targets, after a moving pointer).
         #[arg(long, default_value = "sea")]
         game: String,
+        /// With `--game icehouse`: plays a table and saves pictures of its scenes,
+        /// as the real window drew them, into this folder (measures nothing).
+        #[arg(long)]
+        shots: Option<std::path::PathBuf>,
     },
     /// Opens the window (what `armada` alone does).
     Window {
@@ -318,7 +322,9 @@ fn run(cli: &Cli) -> Result<u8> {
     };
     match command {
         #[cfg(feature = "bench")]
-        Command::BenchWindow { fps, game } => cli::bench::bench_window(*fps, game),
+        Command::BenchWindow { fps, game, shots } => {
+            cli::bench::bench_window(*fps, game, shots.as_deref())
+        }
         Command::Window { data_dir } => Ok(armada::ui::run(
             armada::driver::Store::open(data_dir.as_deref()).ok(),
         )),

@@ -14,7 +14,26 @@ use super::{emit, started};
 
 /// `armada bench-window`: the window's first frame, frames during an air strike,
 /// memory; the last line carries the figures.
-pub fn bench_window(fps: u32, game: &str) -> Result<u8> {
+pub fn bench_window(fps: u32, game: &str, shots: Option<&std::path::Path>) -> Result<u8> {
+    if let Some(dir) = shots {
+        anyhow::ensure!(
+            game == "icehouse",
+            "--shots takes pictures of --game icehouse"
+        );
+        let data = tempfile::tempdir()?;
+        let store = armada::driver::Store::open(Some(data.path()))?;
+        std::fs::create_dir_all(dir)?;
+        let saved = armada::ui::icehouse_shots(store, dir)?;
+        for name in &saved {
+            println!("{}", dir.join(format!("{name}.png")).display());
+        }
+        anyhow::ensure!(
+            saved.len() == 5,
+            "only {} of 5 pictures were taken",
+            saved.len()
+        );
+        return Ok(0);
+    }
     let screen = match game {
         "sea" | "armada" => armada::ui::BenchScreen::Sea,
         "icehouse" => armada::ui::BenchScreen::Icehouse,

@@ -144,3 +144,91 @@ fn memory() -> (f64, f64) {
     };
     (field("VmRSS:"), field("VmHWM:"))
 }
+
+/// The scenes `armada bench-window --game icehouse --shots DIR` saves.
+const SCENES: [&str; 5] = [
+    "icehouse_ghost",
+    "icehouse_fire",
+    "icehouse_sinking",
+    "icehouse_results",
+    "icehouse_placement",
+];
+
+/// Opens the real window on an Icehouse table against the computer, plays the
+/// person's side with the hard captain, and saves a picture of each scene as the
+/// real renderer drew it (`DIR/NAME.png`): the fleet being laid, a step's ghost, a
+/// lit target under the shadow, a sinking and the results. The names saved.
+pub fn icehouse_shots(
+    store: crate::driver::Store,
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<String>> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Armada — pictures")
+            .with_inner_size([1100.0, 760.0]),
+        ..Default::default()
+    };
+    let clock = std::time::Instant::now();
+    let mut armada = Armada::new(Some(store)).without_pauses();
+    let saved = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let out = saved.clone();
+    let dir = dir.to_owned();
+    let mut waiting: Option<&'static str> = None;
+    let mut frame_no = 0u64;
+    let result = run_native("Armada pictures", options, move |ui, _| {
+        let now = clock.elapsed().as_millis() as crate::driver::Millis;
+        frame_no += 1;
+        let mut done = out
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for event in ui.input(|i| i.raw.events.clone()) {
+            if let egui::Event::Screenshot {
+                image, user_data, ..
+            } = event
+                && let Some(name) = user_data
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.downcast_ref::<&'static str>())
+            {
+                let [w, h] = image.size;
+                let bytes: Vec<u8> = image
+                    .pixels
+                    .iter()
+                    .flat_map(egui::Color32::to_array)
+                    .collect();
+                if let Some(png) = image::RgbaImage::from_raw(w as u32, h as u32, bytes) {
+                    let _ = png.save(dir.join(format!("{name}.png")));
+                    done.push((*name).to_owned());
+                }
+                waiting = None;
+            }
+        }
+        if frame_no == 2 {
+            armada.bench_open_icehouse_unlaid(now);
+        }
+        let names: Vec<&str> = done.iter().map(String::as_str).collect();
+        let scene = if waiting.is_some() || frame_no < 3 {
+            None
+        } else if armada.bench_icehouse_lay(now) {
+            Some("icehouse_placement")
+        } else {
+            armada.bench_icehouse_scene(now, &names)
+        };
+        armada.show(ui, now);
+        if let Some(name) = scene.filter(|n| !names.contains(n)) {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Screenshot(egui::UserData::new(name)));
+            waiting = Some(name);
+        }
+        if done.len() == SCENES.len() || clock.elapsed() > std::time::Duration::from_mins(3) {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        ui.ctx().request_repaint();
+    });
+    result.map_err(|e| anyhow::anyhow!("cannot open a window: {e}"))?;
+    let saved = saved
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    Ok(saved)
+}

@@ -15,7 +15,7 @@ mod palette;
 
 pub use app::{Armada, Mode, Prefs};
 #[cfg(feature = "bench")]
-pub use bench::{BenchScreen, WindowFigures, bench};
+pub use bench::{BenchScreen, WindowFigures, bench, icehouse_shots};
 pub use draft::{Draft, Problem};
 pub use i18n::{Arg, Lang, Text, message_ids};
 
