@@ -512,6 +512,9 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
             (&mut guest, &mut host)
         };
         assert!(has(other, "Your friend's turn…"), "the other side waits");
+        // Each side sees the clock of the action owed: its own, or the friend's.
+        assert!(has(me, "Time for this action: "), "the mover's clock");
+        assert!(has(other, "Your friend's time: "), "the friend's clock");
         actions.push(friend_action(me, other));
     }
     assert!(over(&host) && over(&guest), "the game ended");

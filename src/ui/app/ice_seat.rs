@@ -213,6 +213,23 @@ impl IceTable {
         }
     }
 
+    /// A friend's table: the time an action may take (the table's step clock).
+    pub(super) fn step_ms(&self) -> Option<Millis> {
+        Some(Millis::from(self.session()?.table().settings()?.move_ms))
+    }
+
+    /// A friend's table, the friend to act: how long until this side may claim
+    /// their overdue action (the step clock and the grace), on the table's clock.
+    pub(super) fn friend_time_left(&self) -> Option<Millis> {
+        let Self::Friend(remote) = self else {
+            return None;
+        };
+        let session = remote.session()?;
+        let deadline = session.poll_timeout()?;
+        let grace = Millis::from(session.table().settings()?.grace_ms);
+        Some(deadline.saturating_sub(grace).saturating_sub(remote.now()))
+    }
+
     /// The draw offer standing at a friend's table: whether it is this side's.
     pub(super) fn draw_offer(&self) -> Option<bool> {
         let session = self.session()?;

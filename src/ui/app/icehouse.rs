@@ -84,6 +84,8 @@ pub(super) struct IcePlay {
     queued: Option<Vec<Placed>>,
     /// The person's own fleet at a friend's points table.
     own: crate::driver::ice::Fleet,
+    /// A friend's table: since when the person's current action is owed.
+    owed_since: Option<Millis>,
     pub(super) calm: bool,
 }
 
@@ -132,6 +134,7 @@ impl IcePlay {
             laid_in: None,
             queued: None,
             own: crate::driver::ice::Fleet::new(1, 3, 3),
+            owed_since: None,
             calm: false,
             table,
         };
@@ -191,9 +194,12 @@ impl IcePlay {
             self.queued = None;
         }
         self.ready_to_place();
-        if !self.table.my_turn() {
+        if self.table.my_turn() {
+            self.owed_since.get_or_insert(now);
+        } else {
             self.picked = None;
             self.steps.clear();
+            self.owed_since = None;
         }
         let glow = self
             .sinking
@@ -623,6 +629,35 @@ impl IcePlay {
         self.refusal_line(ui);
     }
 
+    /// A friend's table: the time left for the person's action (after it the friend
+    /// may claim the game), or for the friend's.
+    fn clock_line(&self, ui: &mut egui::Ui, now: Millis, t: &Text) {
+        let (id, left) = if self.table.my_turn() {
+            let (Some(step), Some(since)) = (self.table.step_ms(), self.owed_since) else {
+                return;
+            };
+            (
+                "ice-clock-mine",
+                step.saturating_sub(now.saturating_sub(since)),
+            )
+        } else {
+            let Some(left) = self.table.friend_time_left() else {
+                return;
+            };
+            ("ice-clock-friend", left)
+        };
+        let seconds = u32::try_from(left.div_ceil(1000)).unwrap_or(u32::MAX);
+        let line = t.with(id, &[("seconds", Arg::from(seconds))]);
+        if seconds <= 10 {
+            ui.colored_label(Color32::from_rgb(240, 120, 110), line);
+        } else {
+            ui.label(line);
+        }
+        // Once a second: the count is in whole seconds.
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_secs(1));
+    }
+
     /// A friend's table: offer a draw in one's turn, or answer the friend's offer.
     fn draw_offers(&mut self, ui: &mut egui::Ui, t: &Text) {
         match self.table.draw_offer() {
@@ -941,6 +976,7 @@ impl IcePlay {
                 }
                 // A ship that sailed may still fire; the end of a turn puts it down.
                 self.mode = Mode::Fire;
+                self.owed_since = Some(now);
                 if action == Action::EndTurn {
                     self.picked = None;
                 }
@@ -1031,6 +1067,7 @@ impl IcePlay {
                 ui.heading(t.get("ice-their-turn-friend"));
             }
             ui.label(t.with("ice-turn-number", &[("turn", Arg::from(game.turn()))]));
+            self.clock_line(ui, now, t);
         }
         ui.add_space(6.0);
         let my_turn = self.table.my_turn();

@@ -549,3 +549,5 @@ ice-advanced-light = light squadron:
 ice-points-own = Your fleet:
 ice-points-total = { $pips } of 12 pips
 ice-points-wrong = A points fleet is worth exactly 12 pips (small 1, medium 2, large 3), not { $pips }.
+ice-clock-mine = Time for this action: { $seconds } s
+ice-clock-friend = Your friend's time: { $seconds } s

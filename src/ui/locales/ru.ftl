@@ -579,3 +579,5 @@ ice-advanced-light = лёгкая эскадра:
 ice-points-own = Ваш флот:
 ice-points-total = { $pips } из 12 очков
 ice-points-wrong = Флот по очкам стоит ровно 12 очков (малый 1, средний 2, большой 3), а не { $pips }.
+ice-clock-mine = Время на это действие: { $seconds } с
+ice-clock-friend = Время друга: { $seconds } с

@@ -580,3 +580,5 @@ ice-advanced-light = легка ескадра:
 ice-points-own = Ваш флот:
 ice-points-total = { $pips } з 12 очок
 ice-points-wrong = Флот за очками коштує рівно 12 очок (малий 1, середній 2, великий 3), а не { $pips }.
+ice-clock-mine = Час на цю дію: { $seconds } с
+ice-clock-friend = Час друга: { $seconds } с
