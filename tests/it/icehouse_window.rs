@@ -862,3 +862,152 @@ fn a_move_of_several_steps_is_laid_by_clicks_undone_by_escape_and_sailed_by_ente
     );
     assert_eq!(actions_left(&harness), Some(2), "one action of three spent");
 }
+
+/// A position, reached by legal actions from random placements, where the person
+/// to move has ship `ship` whose shadow (at the pointer on `target`'s middle) covers
+/// enemy `target` with no clear line: the saved game, the ship and the target.
+fn blocked_position() -> (armada::store::IcehouseGame, usize, usize) {
+    use armada::icehouse::{
+        Fleet, Goal, Level, choose, offset_toward, random_placement, shot_from,
+    };
+    use rand::SeedableRng as _;
+    for seed in 0..400u64 {
+        let rng = &mut rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+        let fleets = [Fleet::HEAVY, Fleet::LIGHT];
+        let computer = random_placement(Side::North, fleets[1], Goal::SinkAll, rng);
+        let mut saved = armada::store::IcehouseGame::new(
+            Level::Easy,
+            Goal::SinkAll,
+            Side::South,
+            fleets,
+            computer,
+        );
+        saved.placements[0] = random_placement(Side::South, fleets[0], Goal::SinkAll, rng);
+        let mut game = saved.game().unwrap().unwrap();
+        for _ in 0..300 {
+            if game.ending().is_some() {
+                break;
+            }
+            if game.to_move() == Side::South {
+                for (i, ship) in game.ships(Side::South).iter().enumerate() {
+                    if !ship.afloat || game.shots_fired(i as u8) >= ship.size().pips() {
+                        continue;
+                    }
+                    for (t, enemy) in game.ships(Side::North).iter().enumerate() {
+                        if !enemy.afloat {
+                            continue;
+                        }
+                        let c = centre(&enemy.footprint());
+                        let at = (c.x as f64, c.y as f64);
+                        // The side the window picks: the one whose corner is nearer.
+                        let (port, starboard) = ship.pose.corners(ship.size());
+                        let d = |p: Point| (p.x as f64 - at.0).hypot(p.y as f64 - at.1);
+                        let side = if d(port) <= d(starboard) {
+                            armada::icehouse::Broadside::Port
+                        } else {
+                            armada::icehouse::Broadside::Starboard
+                        };
+                        let o = offset_toward(ship.pose, ship.size(), side, at);
+                        // In the shadow, and no line found, a micrometre either way too.
+                        let blocked = (o - 1..=o + 1).all(|o| {
+                            let field = ship.pose.field(ship.size(), side, o).triangle();
+                            field.touches(&enemy.footprint())
+                                && shot_from(&game, i as u8, side, o, t as u8).is_none()
+                        });
+                        if blocked && !enemy.footprint().contains(ship.pose.bow) {
+                            return (saved, i, t);
+                        }
+                    }
+                }
+            }
+            let action = choose(&game, Level::Medium, rng);
+            game.play(action).unwrap();
+            saved.actions.push(action);
+        }
+    }
+    panic!("no blocked line in 400 seeded games");
+}
+
+/// On screen: a target inside the shadow whose every line is blocked is not lit,
+/// not listed, and a click on it says why, firing nothing.
+#[test]
+fn a_target_in_the_shadow_with_a_blocked_line_is_not_lit_on_screen() {
+    let (saved, ship, target) = blocked_position();
+    let dir = tempfile::tempdir().unwrap();
+    armada::store::Store::open(Some(dir.path()))
+        .unwrap()
+        .save_icehouse(&saved)
+        .unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Continue the game of Icehouse Armada");
+    assert!(has(&harness, "Your turn"));
+    let g = game(&harness);
+    let mine = g.ships(Side::South)[ship];
+    let enemy = g.ships(Side::North)[target];
+    click_at(&mut harness, centre(&mine.footprint()));
+    harness.key_press(egui::Key::F);
+    harness.run();
+    let at = centre(&enemy.footprint());
+    hover(&mut harness, at);
+    let name = enemy.name.to_string();
+    let listed = harness
+        .query_all_by_label_contains("In the line of fire: ")
+        .filter_map(|n| n.accesskit_node().value())
+        .any(|l| {
+            l.split(": ")
+                .nth(1)
+                .is_some_and(|s| s.split(", ").any(|n| n == name))
+        });
+    assert!(!listed, "{name} is not lit");
+    click_at(&mut harness, at);
+    assert!(has(
+        &harness,
+        &format!("{name} is not in the shadow, or its line of fire is blocked")
+    ));
+    assert_eq!(game(&harness), g, "nothing was fired");
+}
+
+/// A laid ship is turned by dragging its bow: it stays where it lay and heads for
+/// where the bow is let go.
+#[test]
+fn a_laid_ship_is_turned_by_dragging_its_bow() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Icehouse Armada");
+    click(&mut harness, "Easy");
+    let home_y = match me(&harness) {
+        Side::South => 80_000,
+        Side::North => 520_000,
+    };
+    click_at(&mut harness, Point::new(400_000, home_y));
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    let before = harness.state().icehouse_laid()[0].expect("L1 is laid");
+    let middle = centre(&before.footprint(armada::icehouse::Size::Large));
+    // From the bow to a point east of the middle: the ship turns to head east.
+    let (from, to) = (
+        screen(&harness, before.bow),
+        screen(&harness, Point::new(middle.x + 60_000, middle.y)),
+    );
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for k in 1..=6 {
+        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
+        harness.run();
+    }
+    harness.drop_at(to);
+    harness.run();
+    let after = harness.state().icehouse_laid()[0].expect("L1 is laid again");
+    let turned = centre(&after.footprint(armada::icehouse::Size::Large));
+    assert!(
+        (turned.x - middle.x).abs() <= 1_000 && (turned.y - middle.y).abs() <= 1_000,
+        "it turned about its middle: {middle:?} → {turned:?}"
+    );
+    assert!(
+        after.bow.x > after.stern.x + 40_000,
+        "it heads east: {after:?}"
+    );
+    assert!((after.bow.y - after.stern.y).abs() < 5_000, "{after:?}");
+}

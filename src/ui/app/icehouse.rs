@@ -56,6 +56,8 @@ pub(super) struct IcePlay {
     hand: Option<usize>,
     /// The heading of the ship in hand.
     heading: f64,
+    /// A laid ship turned by dragging its bow: the middle it turns about.
+    pivot: Option<(f64, f64)>,
     /// The game as shown: the table's, action by action as they are taken.
     shown: Option<Game>,
     picked: Option<u8>,
@@ -118,6 +120,7 @@ impl IcePlay {
             hand: None,
             sizes: Vec::new(),
             heading: 0.0,
+            pivot: None,
             shown,
             picked: None,
             mode: Mode::Move,
@@ -456,13 +459,14 @@ impl IcePlay {
                 ice_view::paint_ship(painter, view, *pose, self.sizes[i], look);
             }
         }
+        if ui.input(|i| i.key_pressed(Key::Escape)) {
+            // The ship in hand is put back on the list (wherever the pointer is).
+            self.hand = None;
+            self.pivot = None;
+        }
         let Some(at) = pointer else { return };
         if response.secondary_clicked() {
             self.heading += COARSE * 2.0;
-        }
-        if ui.input(|i| i.key_pressed(Key::Escape)) {
-            // The ship in hand is put back on the list.
-            self.hand = None;
         }
         // A laid ship dragged is picked up, and laid where it is let go.
         let (grab, lay) = (
@@ -472,10 +476,19 @@ impl IcePlay {
         match self.hand {
             Some(i) => {
                 let size = self.sizes[i];
-                let pose = it::pose_centred(at, size, self.heading);
+                // Turned by its bow: it stays where it lay, heading for the pointer.
+                let centre = match self.pivot {
+                    Some(c) => {
+                        self.heading = (at.1 - c.1).atan2(at.0 - c.0);
+                        c
+                    }
+                    None => at,
+                };
+                let pose = it::pose_centred(centre, size, self.heading);
                 let problem = it::placing_problem(self.me(), size, pose, &self.others(i));
                 it::paint_ghost(painter, view, size, pose, problem.is_none(), true);
                 if lay {
+                    self.pivot = None;
                     match problem {
                         None => {
                             self.draft[i] = Some(pose);
@@ -490,6 +503,18 @@ impl IcePlay {
                 // A drag picks up the ship it began on.
                 let from = ui.input(|i| i.pointer.press_origin()).filter(|_| grab);
                 let p = it::point(from.map_or(at, |p| view.table_at(p)));
+                // A drag from near a bow turns that ship about its middle.
+                if grab && let Some(i) = self.bow_near(p) {
+                    let pose = self.draft[i].take().unwrap_or(Pose::new(p, p));
+                    let [a, b, c] = pose.footprint(self.sizes[i]).0;
+                    self.pivot = Some((
+                        (a.x + b.x + c.x) as f64 / 3.0,
+                        (a.y + b.y + c.y) as f64 / 3.0,
+                    ));
+                    self.heading = it::heading_of(pose);
+                    self.hand = Some(i);
+                    return;
+                }
                 let under = self.draft.iter().enumerate().find_map(|(i, pose)| {
                     pose.filter(|pose| pose.footprint(self.sizes[i]).contains(p))
                         .map(|pose| (i, pose))
@@ -502,6 +527,20 @@ impl IcePlay {
             }
             None => {}
         }
+    }
+
+    /// The laid ship whose bow lies within 8 mm of `p`, the nearest.
+    fn bow_near(&self, p: Point) -> Option<usize> {
+        self.draft
+            .iter()
+            .enumerate()
+            .filter_map(|(i, pose)| {
+                let bow = pose.as_ref()?.bow;
+                let d = ((bow.x - p.x) as f64).hypot((bow.y - p.y) as f64);
+                (d <= 8_000.0).then_some((i, d))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
     }
 
     fn flagship(&self, i: usize) -> bool {
@@ -1691,6 +1730,11 @@ impl Armada {
     /// The game on the Icehouse screen, as the person sees it (for tests).
     pub fn icehouse_game(&self) -> Option<&Game> {
         self.ice.as_ref()?.shown.as_ref()
+    }
+
+    /// Where each of the person's ships lies while the fleet is laid (for tests).
+    pub fn icehouse_laid(&self) -> Vec<Option<Pose>> {
+        self.ice.as_ref().map_or_else(Vec::new, |p| p.draft.clone())
     }
 
     /// The person's side at the Icehouse table (for tests).
