@@ -20,6 +20,15 @@ pub(super) fn point((x, y): (f64, f64)) -> Point {
     Point::new(x.round() as i64, y.round() as i64)
 }
 
+/// The middle of a footprint (its centroid), in floating micrometres.
+pub(super) fn middle(t: &crate::driver::ice::Triangle) -> (f64, f64) {
+    let [a, b, c] = t.0;
+    (
+        (a.x + b.x + c.x) as f64 / 3.0,
+        (a.y + b.y + c.y) as f64 / 3.0,
+    )
+}
+
 /// The angle from a table point to another.
 pub(super) fn angle_to(from: Point, to: (f64, f64)) -> f64 {
     (to.1 - from.y as f64).atan2(to.0 - from.x as f64)

@@ -506,11 +506,7 @@ impl IcePlay {
                 // A drag from near a bow turns that ship about its middle.
                 if grab && let Some(i) = self.bow_near(p) {
                     let pose = self.draft[i].take().unwrap_or(Pose::new(p, p));
-                    let [a, b, c] = pose.footprint(self.sizes[i]).0;
-                    self.pivot = Some((
-                        (a.x + b.x + c.x) as f64 / 3.0,
-                        (a.y + b.y + c.y) as f64 / 3.0,
-                    ));
+                    self.pivot = Some(it::middle(&pose.footprint(self.sizes[i])));
                     self.heading = it::heading_of(pose);
                     self.hand = Some(i);
                     return;
