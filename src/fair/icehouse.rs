@@ -268,6 +268,27 @@ impl Position {
         ))
     }
 
+    /// The south and whether the squadrons swap, as the chooser's choice falls.
+    fn chosen(&self, chooser_first: bool) -> (Order, bool) {
+        let south = if chooser_first {
+            Order::Second
+        } else {
+            Order::First
+        };
+        let swapped = !chooser_first && matches!(self.setup, Setup::Advanced { .. });
+        (south, swapped)
+    }
+
+    /// The fleet `seat` would command if the chooser chose `chooser_first`, while
+    /// the first mover is being chosen (none in the points setup: its own).
+    pub fn fleet_if_chosen(&self, seat: Seat, chooser_first: bool) -> Option<Fleet> {
+        if self.phase != Phase::Choosing {
+            return None;
+        }
+        let (_, swapped) = self.chosen(chooser_first);
+        self.fleet(self.order(seat), swapped)
+    }
+
     /// The commitment `seat` makes to `ships` with `salt` in this game.
     pub fn commit_for(&self, seat: Seat, salt: &Hash, ships: &[Placed]) -> Hash {
         self.commitment(self.order(seat), salt, ships)
@@ -322,12 +343,7 @@ impl Position {
         let by = self.mover();
         let next = match (&self.phase, mv) {
             (Phase::Choosing, IceMove::Choose { chooser_first }) => {
-                let south = if chooser_first {
-                    Order::Second
-                } else {
-                    Order::First
-                };
-                let swapped = !chooser_first && matches!(self.setup, Setup::Advanced { .. });
+                let (south, swapped) = self.chosen(chooser_first);
                 let phase = Phase::Committing {
                     south,
                     swapped,

@@ -29,7 +29,8 @@ pub use open::Event as OpenEvent;
 
 /// A new Icehouse table's settings as the window opens one: the setup, the goal (in
 /// a breakthrough, whether the host attacks), whether the host commands the heavy
-/// squadron, the time a step may take, and the grace.
+/// squadron (never at a points table, which has no squadrons), the time a step may
+/// take, and the grace.
 pub fn settings(
     setup: ice::Setup,
     goal: proto::IceGoal,
@@ -50,6 +51,7 @@ pub fn settings(
         },
         ice::Setup::Points => proto::IceSetup::Points,
     };
+    let host_heavy = host_heavy && setup != proto::IceSetup::Points;
     proto::Settings {
         game: proto::GameKind::Icehouse {
             setup,
@@ -377,5 +379,31 @@ impl Session {
         };
         session.reveal_if_due(now);
         Ok(session)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A points table has no squadrons: the window's remembered squadron is not
+    /// sent with it, so the table opens.
+    #[test]
+    fn a_points_table_is_opened_whatever_squadron_was_chosen() {
+        for heavy in [false, true] {
+            let settings = settings(
+                ice::Setup::Points,
+                proto::IceGoal::SinkAll,
+                heavy,
+                90_000,
+                0,
+            );
+            assert!(check_settings(&settings).is_ok(), "heavy: {heavy}");
+        }
+        let basic = settings(ice::Setup::Basic, proto::IceGoal::SinkAll, true, 90_000, 0);
+        assert!(matches!(
+            check_settings(&basic),
+            Ok((ice::Setup::Basic, _, true))
+        ));
     }
 }

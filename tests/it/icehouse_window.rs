@@ -418,7 +418,28 @@ fn a_refused_step_names_its_reason_and_a_click_on_an_unlit_target_says_why() {
 /// pasted invite and moves first, and both lay their fleets: the host's sealed
 /// while the guest's is not laid, nothing shown until both are.
 fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static, Armada>) {
+    open_and_join(host, guest, &[]);
+    click(guest, "I move first");
+    both_until(host, guest, "both laying", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
+    });
+    assert!(has(guest, "You are south and move first."));
+    assert!(has(host, "You are north; your friend moves first."));
+    lay_both(host, guest);
+}
+
+/// The host's window opens an Icehouse table from home with the setup `choices`
+/// (labels clicked on the home card), the guest's joins by the pasted invite and is
+/// asked who moves first.
+fn open_and_join(
+    host: &mut Harness<'static, Armada>,
+    guest: &mut Harness<'static, Armada>,
+    choices: &[&str],
+) {
     click(host, "Icehouse Armada");
+    for choice in choices {
+        click(host, choice);
+    }
     click(host, "Open a table");
     super::window::until(host, "the invite", |h| h.state().invite().is_some());
     let link = host.state().invite().unwrap().to_owned();
@@ -431,12 +452,11 @@ fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static
     both_until(host, guest, "the choice of the first mover", |h, g| {
         has(h, "Your friend is choosing who moves first") && has(g, "You choose who moves first")
     });
-    click(guest, "I move first");
-    both_until(host, guest, "both laying", |h, g| {
-        has(h, "Lay your fleet") && has(g, "Lay your fleet")
-    });
-    assert!(has(guest, "You are south and move first."));
-    assert!(has(host, "You are north; your friend moves first."));
+}
+
+/// Both fleets laid automatically, the host's sealed first: nothing is shown until
+/// both are laid, then both windows show the same table.
+fn lay_both(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static, Armada>) {
     for side in [&mut *host, &mut *guest] {
         click(side, "Place the rest automatically");
     }
@@ -493,6 +513,40 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
     let mut host = in_process_window(&dir.path().join("host"));
     let mut guest = in_process_window(&dir.path().join("guest"));
     seat_friends(&mut host, &mut guest);
+    let actions = play_friends_to_the_end(&mut host, &mut guest);
+    let ending = host.state().icehouse_game().and_then(Game::ending);
+    eprintln!("friends: {} actions by clicks; {ending:?}", actions.len());
+    assert!(actions.contains(&Did::Fired) && actions.contains(&Did::Moved));
+    assert!(has(&host, "your friend:"));
+    shot(&mut host, "icehouse_friend_results.png");
+    both_honest_and_counted(dir.path());
+}
+
+/// Both windows' records verify honest, and each counted the one game once.
+fn both_honest_and_counted(dir: &std::path::Path) {
+    for side in ["host", "guest"] {
+        let report = saved_report(&dir.join(side));
+        assert_eq!(
+            report.outcome,
+            armada::fair::verify::Outcome::Honest,
+            "{side}"
+        );
+        assert_eq!(report.icehouse.len(), 1, "{side}: one game");
+        let totals = armada::store::Store::open(Some(&dir.join(side)))
+            .unwrap()
+            .totals()
+            .unwrap();
+        let played: u32 = totals.icehouse_kinds().map(|(_, t)| t.played()).sum();
+        assert_eq!(played, 1, "{side}: the friend's game counted once");
+    }
+}
+
+/// A friends' battle played by clicks on both sides until both windows show the
+/// result, which they agree on; the actions played.
+fn play_friends_to_the_end(
+    host: &mut Harness<'static, Armada>,
+    guest: &mut Harness<'static, Armada>,
+) -> Vec<Did> {
     let over = |h: &Harness<'_, Armada>| {
         ["You win!", "You lose.", "A draw."]
             .iter()
@@ -500,16 +554,16 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
     };
     let mut actions = Vec::new();
     for _ in 0..1_500 {
-        both_until(&mut host, &mut guest, "a turn or the end", |h, g| {
+        both_until(host, guest, "a turn or the end", |h, g| {
             (over(h) && over(g)) || has(h, "Your turn") || has(g, "Your turn")
         });
-        if over(&host) && over(&guest) {
+        if over(host) && over(guest) {
             break;
         }
-        let (me, other) = if has(&host, "Your turn") {
-            (&mut host, &mut guest)
+        let (me, other) = if has(host, "Your turn") {
+            (&mut *host, &mut *guest)
         } else {
-            (&mut guest, &mut host)
+            (&mut *guest, &mut *host)
         };
         assert!(has(other, "Your friend's turn…"), "the other side waits");
         // Each side sees the clock of the action owed: its own, or the friend's.
@@ -517,10 +571,7 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
         assert!(has(other, "Your friend's time: "), "the friend's clock");
         actions.push(friend_action(me, other));
     }
-    assert!(over(&host) && over(&guest), "the game ended");
-    let ending = host.state().icehouse_game().and_then(Game::ending);
-    eprintln!("friends: {} actions by clicks; {ending:?}", actions.len());
-    assert!(actions.contains(&Did::Fired) && actions.contains(&Did::Moved));
+    assert!(over(host) && over(guest), "the game ended");
     let headline = |h: &Harness<'_, Armada>| {
         ["You win!", "You lose.", "A draw."]
             .into_iter()
@@ -529,28 +580,111 @@ fn two_windows_play_a_whole_icehouse_table_by_clicks() {
     };
     assert!(
         matches!(
-            (headline(&host), headline(&guest)),
+            (headline(host), headline(guest)),
             ("You win!", "You lose.") | ("You lose.", "You win!") | ("A draw.", "A draw.")
         ),
         "the two windows agree"
     );
-    assert!(has(&host, "your friend:"));
-    shot(&mut host, "icehouse_friend_results.png");
-    for side in ["host", "guest"] {
-        let report = saved_report(&dir.path().join(side));
-        assert_eq!(
-            report.outcome,
-            armada::fair::verify::Outcome::Honest,
-            "{side}"
-        );
-        assert_eq!(report.icehouse.len(), 1, "{side}: one game");
-        let totals = armada::store::Store::open(Some(&dir.path().join(side)))
-            .unwrap()
-            .totals()
-            .unwrap();
-        let played: u32 = totals.icehouse_kinds().map(|(_, t)| t.played()).sum();
-        assert_eq!(played, 1, "{side}: the friend's game counted once");
+    actions
+}
+
+/// One of the three counts of a points fleet (large, medium, small) typed in: a
+/// click on the field edits it, Enter takes the number.
+fn spin(harness: &mut Harness<'static, Armada>, which: usize, count: u8) {
+    harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .nth(which)
+        .expect("the points fleet's counts")
+        .click();
+    harness.run();
+    harness.event(egui::Event::Text(count.to_string()));
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+}
+
+/// The sizes of `side`'s fleet on the table: large, medium, small.
+fn fleet_of(g: &Game, side: Side) -> [usize; 3] {
+    let count = |size| g.ships(side).iter().filter(|s| s.size() == size).count();
+    [
+        count(armada::icehouse::Size::Large),
+        count(armada::icehouse::Size::Medium),
+        count(armada::icehouse::Size::Small),
+    ]
+}
+
+/// A friends' points table: each side lays a fleet of its own worth 12, changed at
+/// the table while laying (a fleet not worth 12 is shown in red and cannot be made
+/// ready); both fleets are revealed as laid, the game is played to the end, and
+/// both records verify honest.
+#[test]
+fn each_friend_lays_a_points_fleet_of_its_own_at_their_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    open_and_join(&mut host, &mut guest, &["points fleets"]);
+    // No squadrons in this setup: nothing to swap, nothing said about it.
+    assert!(!has(&guest, "takes the other squadron"));
+    click(&mut guest, "I move first");
+    both_until(&mut host, &mut guest, "both laying", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
+    });
+    for side in [&host, &guest] {
+        assert!(has(side, "12 of 12 pips") && has(side, "L1 · large"));
     }
+    // The guest trades its large ship for a medium and a small one.
+    spin(&mut guest, 0, 0);
+    assert!(has(&guest, "9 of 12 pips") && !has(&guest, "L1 · large"));
+    click(&mut guest, "Place the rest automatically");
+    assert!(
+        guest
+            .get_by_label("Ready — to battle")
+            .accesskit_node()
+            .is_disabled(),
+        "a fleet not worth 12 is not laid"
+    );
+    spin(&mut guest, 1, 4);
+    spin(&mut guest, 2, 4);
+    assert!(has(&guest, "12 of 12 pips"));
+    assert!(has(&guest, "M4 · medium") && has(&guest, "S4 · small"));
+    shot(&mut guest, "icehouse_friend_points.png");
+    lay_both(&mut host, &mut guest);
+    let g = game(&host);
+    assert_eq!(
+        fleet_of(&g, Side::South),
+        [0, 4, 4],
+        "the guest's own fleet"
+    );
+    assert_eq!(fleet_of(&g, Side::North), [1, 3, 3], "the host's own fleet");
+    let actions = play_friends_to_the_end(&mut host, &mut guest);
+    assert!(actions.contains(&Did::Fired));
+    both_honest_and_counted(dir.path());
+}
+
+/// In the advanced setup the side not moving first takes the other squadron: the
+/// chooser is told which fleet each choice gives it, and gets it.
+#[test]
+fn the_chooser_is_told_which_squadron_each_choice_gives_in_the_advanced_setup() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = in_process_window(&dir.path().join("host"));
+    let mut guest = in_process_window(&dir.path().join("guest"));
+    open_and_join(&mut host, &mut guest, &["advanced"]);
+    assert!(has(
+        &guest,
+        "moving first, you command 4 medium, 4 small; letting your friend move first, \
+         you command 4 large."
+    ));
+    shot(&mut guest, "icehouse_choose_advanced.png");
+    click(&mut guest, "My friend moves first");
+    both_until(&mut host, &mut guest, "both laying", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
+    });
+    assert!(has(&guest, "L4 · large") && !has(&guest, "M1 · medium"));
+    assert!(has(&host, "M4 · medium") && !has(&host, "L1 · large"));
+    lay_both(&mut host, &mut guest);
+    let g = game(&host);
+    assert_eq!(fleet_of(&g, Side::South), [0, 4, 4], "the host moves first");
+    assert_eq!(fleet_of(&g, Side::North), [4, 0, 0], "the guest, swapped");
 }
 
 /// The home card's goal and squadron: chosen, used by the new table (the flagship

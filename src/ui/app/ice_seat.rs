@@ -90,6 +90,28 @@ impl IceTable {
         }
     }
 
+    /// At a friend's table while the person chooses who moves first: the fleet the
+    /// person commands if it moves first, and if the friend does (they differ in the
+    /// advanced setup, where the side not moving first takes the other squadron).
+    pub(super) fn fleets_if_chosen(&self) -> Option<(Fleet, Fleet)> {
+        let seat = self.session()?.seat();
+        let position = self.position()?;
+        Some((
+            position.fleet_if_chosen(seat, true)?,
+            position.fleet_if_chosen(seat, false)?,
+        ))
+    }
+
+    /// Whether the person lays a fleet of its own choosing (a friend's points table).
+    pub(super) fn fleet_is_own(&self) -> bool {
+        let Some(session) = self.session() else {
+            return false;
+        };
+        self.position()
+            .and_then(|p| p.placing(session.seat()))
+            .is_some_and(|(_, fleet, _)| fleet.is_none())
+    }
+
     /// The goal of the game on the table.
     pub(super) fn goal(&self) -> Option<Goal> {
         match self {

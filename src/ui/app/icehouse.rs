@@ -13,7 +13,7 @@ use super::Armada;
 use super::ice_seat::{Before, IceTable, Seen};
 use super::ice_table::{self as it, LIT};
 use crate::driver::ice::{
-    Action, Game, Goal, Level, Placed, Point, Pose, Ship, Side, Size, Step, Steps, TABLE_H,
+    Action, Fleet, Game, Goal, Level, Placed, Point, Pose, Ship, Side, Size, Step, Steps, TABLE_H,
     TABLE_W, complete_placement,
 };
 use crate::driver::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable, Millis};
@@ -85,7 +85,7 @@ pub(super) struct IcePlay {
     /// A placement laid before the table takes it (a friend commits first).
     queued: Option<Vec<Placed>>,
     /// The person's own fleet at a friend's points table.
-    own: crate::driver::ice::Fleet,
+    own: Fleet,
     /// A friend's table: since when the person's current action is owed.
     owed_since: Option<Millis>,
     pub(super) calm: bool,
@@ -136,7 +136,7 @@ impl IcePlay {
             stand_in: None,
             laid_in: None,
             queued: None,
-            own: crate::driver::ice::Fleet::new(1, 3, 3),
+            own: Fleet::new(1, 3, 3),
             owed_since: None,
             calm: false,
             table,
@@ -156,7 +156,7 @@ impl IcePlay {
         };
         self.sizes = fleet.sizes().collect();
         self.draft = vec![None; self.sizes.len()];
-        self.hand = Some(0);
+        self.hand = (!self.sizes.is_empty()).then_some(0);
         self.heading = match self.me() {
             Side::South => std::f64::consts::FRAC_PI_2,
             Side::North => -std::f64::consts::FRAC_PI_2,
@@ -336,6 +336,17 @@ impl IcePlay {
                         self.table.choose(false);
                     }
                 });
+                if let Some((first, second)) = self.table.fleets_if_chosen()
+                    && first != second
+                {
+                    ui.label(t.with(
+                        "ice-choose-swap",
+                        &[
+                            ("first", Arg::from(fleet_words(t, first))),
+                            ("second", Arg::from(fleet_words(t, second))),
+                        ],
+                    ));
+                }
                 return asked;
             }
             Some(Before::FriendChooses) => {
@@ -397,6 +408,8 @@ impl IcePlay {
                 .goal()
                 .map_or_else(String::new, |g| goal_name(t, g, self.me()));
             let against = match self.table.level() {
+                // A friend's goal is told once the side that plays it is known.
+                None if goal.is_empty() => t.get("ice-friend-table"),
                 Some(level) => t.with(
                     "ice-against",
                     &[
@@ -596,6 +609,17 @@ impl IcePlay {
             "ice-hidden-friend"
         };
         ui.weak(t.get(hidden));
+        if self.table.fleet_is_own() {
+            // A friend's points table: each side lays a fleet of its own worth 12.
+            let mut own = [self.own.large, self.own.medium, self.own.small];
+            points_editor(ui, t, &mut own);
+            let own = Fleet::new(own[0], own[1], own[2]);
+            if own != self.own {
+                self.own = own;
+                self.sizes.clear();
+                self.ready_to_place();
+            }
+        }
         ui.add_space(6.0);
         for i in 0..self.sizes.len() {
             let mut label = format!("{} · {}", self.ship_name(i), size_name(t, self.sizes[i]));
@@ -626,7 +650,8 @@ impl IcePlay {
             self.hand = Some(0);
         }
         ui.add_space(6.0);
-        let all = self.draft.iter().all(Option::is_some);
+        let all = self.draft.iter().all(Option::is_some)
+            && (!self.table.fleet_is_own() || crate::driver::ice::check_points(self.own).is_ok());
         let ready = egui::Button::new(RichText::new(t.get("ice-ready")).size(18.0))
             .min_size(Vec2::new(200.0, 40.0));
         if ui.add_enabled(all, ready).clicked() {
@@ -1290,6 +1315,38 @@ pub(super) fn level_name(t: &Text, level: Level) -> String {
     })
 }
 
+/// The counts of one's own points fleet, and what it is worth (red unless 12).
+fn points_editor(ui: &mut egui::Ui, t: &Text, own: &mut [u8; 3]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(t.get("ice-points-own"));
+        for (value, id) in own.iter_mut().zip(["ice-large", "ice-medium", "ice-small"]) {
+            ui.add(egui::DragValue::new(value).range(0..=4));
+            ui.label(t.get(id));
+        }
+    });
+    let pips = Fleet::new(own[0], own[1], own[2]).pips();
+    let line = t.with("ice-points-total", &[("pips", Arg::from(pips))]);
+    if pips == crate::driver::ice::POINTS {
+        ui.label(line);
+    } else {
+        ui.colored_label(Color32::from_rgb(240, 120, 110), line);
+    }
+}
+
+/// A fleet in words: "1 large, 3 medium, 3 small" (sizes it has none of left out).
+fn fleet_words(t: &Text, fleet: Fleet) -> String {
+    [
+        (fleet.large, "ice-count-large"),
+        (fleet.medium, "ice-count-medium"),
+        (fleet.small, "ice-count-small"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, id)| t.with(id, &[("n", Arg::from(u32::from(n)))]))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
 fn size_name(t: &Text, size: Size) -> String {
     t.get(match size {
         Size::Small => "ice-small",
@@ -1368,22 +1425,7 @@ pub(super) fn options(ui: &mut egui::Ui, t: &Text, prefs: &mut super::Prefs) -> 
                     count(ui, &mut setup.small, 0, "ice-small");
                 });
             }
-            IceSetupKind::Points => {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(t.get("ice-points-own"));
-                    let [large, medium, small] = &mut setup.own;
-                    count(ui, large, 0, "ice-large");
-                    count(ui, medium, 0, "ice-medium");
-                    count(ui, small, 0, "ice-small");
-                });
-                let pips = setup.own().pips();
-                let line = t.with("ice-points-total", &[("pips", Arg::from(pips))]);
-                if pips == crate::driver::ice::POINTS {
-                    ui.label(line);
-                } else {
-                    ui.colored_label(Color32::from_rgb(240, 120, 110), line);
-                }
-            }
+            IceSetupKind::Points => points_editor(ui, t, &mut setup.own),
         }
         if setup.kind != IceSetupKind::Points {
             ui.horizontal_wrapped(|ui| {
@@ -1517,7 +1559,7 @@ impl Armada {
         let choice = IcehouseChoice {
             level: Level::Easy,
             setup: crate::driver::ice::Setup::Basic,
-            own: crate::driver::ice::Fleet::new(1, 3, 3),
+            own: Fleet::new(1, 3, 3),
             squadron: crate::driver::ice::Squadron::Heavy,
             goal: IcehouseGoal::SinkAll,
         };
@@ -1601,7 +1643,7 @@ impl Armada {
         let choice = IcehouseChoice {
             level: Level::Hard,
             setup: crate::driver::ice::Setup::Basic,
-            own: crate::driver::ice::Fleet::new(1, 3, 3),
+            own: Fleet::new(1, 3, 3),
             squadron: crate::driver::ice::Squadron::Light,
             goal: IcehouseGoal::SinkAll,
         };
