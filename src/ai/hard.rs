@@ -35,11 +35,12 @@ fn density<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Density> {
         }
     }
     let sampler = Sampler::new(&view.variant.fleet(), &facts, COVERINGS).ok()?;
-    let mut samples = Vec::with_capacity(SAMPLES);
+    let wanted = SAMPLES;
+    let mut samples = Vec::with_capacity(wanted);
     for _ in 0..TRIES {
         if let Some(layout) = sampler.sample(rng, 1) {
             samples.push(layout);
-            if samples.len() == SAMPLES {
+            if samples.len() == wanted {
                 break;
             }
         }
@@ -48,15 +49,11 @@ fn density<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Density> {
         return None;
     }
     let n = samples.len() as f64;
-    let open = chart.unmarked();
-    let probabilities = open
+    let counts = deck_counts(samples.iter());
+    let probabilities = chart
+        .unmarked()
         .iter()
-        .map(|cell| {
-            (
-                cell,
-                samples.iter().filter(|s| s.contains(cell)).count() as f64 / n,
-            )
-        })
+        .map(|cell| (cell, f64::from(counts[cell.index()]) / n))
         .collect();
     Some((probabilities, samples))
 }
@@ -175,6 +172,20 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
         .collect();
     (!top.is_empty()).then(|| Action::Shot(top[rng.random_range(0..top.len())]))
 }
+
+/// How many of `samples` hold a deck on each cell.
+fn deck_counts<'a>(samples: impl Iterator<Item = &'a CellSet>) -> [u32; CELL_INDEX] {
+    let mut counts = [0; CELL_INDEX];
+    for sample in samples {
+        for cell in sample {
+            counts[cell.index()] += 1;
+        }
+    }
+    counts
+}
+
+/// Cells a [`CellSet`] can hold, by [`Coord::index`].
+const CELL_INDEX: usize = 144;
 
 /// Rival layouts drawn for the hard level's fleet; the one with the least water around
 /// its ships is kept.

@@ -36,12 +36,21 @@ impl Level {
         }
     }
 
-    /// Plies searched.
+    /// Plies searched at most.
     fn depth(self) -> u8 {
         match self {
             Self::Easy => 1,
             Self::Medium | Self::Hard => 2,
-            Self::Insane => 4,
+            Self::Insane => 5,
+        }
+    }
+
+    /// Positions the search may make (one per move tried) before it settles for the
+    /// depth it finished: Insane on a crowded 10×10 board stops here.
+    fn budget(self) -> u64 {
+        match self {
+            Self::Easy | Self::Medium | Self::Hard => 150_000,
+            Self::Insane => INSANE_BUDGET,
         }
     }
 
@@ -79,9 +88,28 @@ impl FromStr for Level {
 const WIN: i32 = 1_000_000;
 const SHIP: i32 = 1_000;
 const THREAT: i32 = 120;
-/// Positions the search may make (one per move tried) before it settles for the
-/// depth it finished: Insane on a crowded 10×10 board stops here.
-const NODE_BUDGET: u64 = 150_000;
+/// Insane's budget of positions a move.
+const INSANE_BUDGET: u64 = 200_000;
+
+/// What a search learnt of a position: its score to `depth` plies, exact or a bound
+/// (the window cut it short), and the best move found, tried first when it is met
+/// again — in the next, deeper iteration or by another order of the same moves.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    depth: u8,
+    score: i32,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The score is at least this (a cut-off above the window).
+    Lower,
+    /// The score is at most this (nothing reached the window).
+    Upper,
+}
 
 /// The computer's move for the side to move (`None` if it has none).
 pub fn choose(position: &Position, level: Level, rng: &mut impl Rng) -> Option<Move> {
@@ -109,15 +137,21 @@ pub fn choose(position: &Position, level: Level, rng: &mut impl Rng) -> Option<M
     let mut search = Search {
         threats: level.sees_threats(),
         nodes: 0,
+        budget: level.budget(),
+        horizon: level.depth(),
+        table: std::collections::HashMap::new(),
+        remember: true,
     };
     let mut best = moves.clone();
     let mut order = moves;
-    // Deepening one ply at a time, the last depth's best first; a depth the budget
-    // cut short is not trusted.
+    // Deepening one ply at a time, the last depth's best first. A depth the budget
+    // cut short still speaks for the moves it finished, the last depth's best among
+    // them: the best of those is played.
     for depth in 1..=level.depth() {
-        let Some(scored) = search.root(position, &order, depth) else {
+        let (scored, finished) = search.root(position, &order, depth);
+        if scored.is_empty() {
             break;
-        };
+        }
         let top = scored.iter().map(|(_, s)| *s).max().unwrap_or(0);
         best = scored
             .iter()
@@ -127,6 +161,9 @@ pub fn choose(position: &Position, level: Level, rng: &mut impl Rng) -> Option<M
         order = scored.iter().map(|(m, _)| *m).collect();
         let rank: std::collections::HashMap<Move, i32> = scored.into_iter().collect();
         order.sort_by_key(|m| std::cmp::Reverse(rank.get(m).copied().unwrap_or(i32::MIN)));
+        if !finished {
+            break;
+        }
     }
     Some(best[rng.random_range(0..best.len())])
 }
@@ -134,13 +171,21 @@ pub fn choose(position: &Position, level: Level, rng: &mut impl Rng) -> Option<M
 struct Search {
     threats: bool,
     nodes: u64,
+    budget: u64,
+    /// The deepest search of this move, in plies.
+    horizon: u8,
+    /// Positions met, by [`Position::search_key`]; one move's search only, so the
+    /// computer keeps nothing between moves.
+    table: std::collections::HashMap<u64, Entry>,
+    /// Whether the table is used (the tests compare a search without it).
+    remember: bool,
 }
 
 impl Search {
-    /// Every root move scored to `depth` plies, exactly for the best ones (a move
-    /// that cannot reach the best so far may score anything below it); `None` if
-    /// the budget ran out.
-    fn root(&mut self, position: &Position, moves: &[Move], depth: u8) -> Option<Vec<(Move, i32)>> {
+    /// The root moves scored to `depth` plies in order, exactly for the best ones (a
+    /// move that cannot reach the best so far may score anything below it), and
+    /// whether all were: if the budget runs out, the moves finished before it.
+    fn root(&mut self, position: &Position, moves: &[Move], depth: u8) -> (Vec<(Move, i32)>, bool) {
         let mut scored = Vec::with_capacity(moves.len());
         let mut top: Option<i32> = None;
         for &mv in moves {
@@ -151,13 +196,13 @@ impl Search {
             // equal moves are told apart from worse ones.
             let alpha = top.map_or(-WIN - 100, |t| t - 1);
             let score = -self.negamax(&next, depth - 1, -WIN - 100, -alpha);
-            if self.nodes > NODE_BUDGET {
-                return None;
+            if self.nodes > self.budget {
+                return (scored, false);
             }
             top = Some(top.map_or(score, |t| t.max(score)));
             scored.push((mv, score));
         }
-        Some(scored)
+        (scored, true)
     }
 
     /// The score of `position` for its side to move, `depth` plies on.
@@ -170,35 +215,78 @@ impl Search {
                 Some(_) => -WIN - i32::from(depth),
             };
         }
-        if depth == 0 || self.nodes > NODE_BUDGET {
+        if depth == 0 || self.nodes > self.budget {
             return self.evaluate(position);
         }
-        // Children ordered by their static score, best first, so that cuts come early.
-        let mut children: Vec<(i32, Position)> = position
+        let key = position.search_key(self.horizon);
+        let known = self.table.get(&key).copied().filter(|_| self.remember);
+        // Only a score to the same depth stands: a deeper one would make the result
+        // depend on the order positions were met in (and a win's score counts the
+        // plies left).
+        if let Some(entry) = known
+            && entry.depth == depth
+        {
+            let stands = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if stands {
+                return entry.score;
+            }
+        }
+        let floor = alpha;
+        // Children ordered by their static score, best first, so that cuts come
+        // early; the best move this position had before goes first of all.
+        let mut children: Vec<(i32, Move, Position)> = position
             .candidate_moves()
             .into_iter()
             .map(|mv| {
                 let mut next = position.clone();
                 next.apply_legal(mv);
-                (-self.evaluate_any(&next), next)
+                (-self.evaluate_any(&next), mv, next)
             })
             .collect();
         self.nodes += children.len() as u64;
         if depth > 1 {
-            children.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
+            let first = known.and_then(|e| e.best);
+            children.sort_by_key(|(s, mv, _)| (Some(*mv) != first, std::cmp::Reverse(*s)));
         }
         let mut best = -WIN - 100;
-        for (quick, next) in children {
+        let mut best_move = None;
+        for (quick, mv, next) in children {
             let score = if depth == 1 {
                 quick
             } else {
                 -self.negamax(&next, depth - 1, -beta, -alpha)
             };
-            best = best.max(score);
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
             }
+        }
+        if self.remember && self.nodes <= self.budget {
+            // A search the budget cut short scored some children statically: not kept.
+            let bound = if best <= floor {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.insert(
+                key,
+                Entry {
+                    depth,
+                    score: best,
+                    bound,
+                    best: best_move,
+                },
+            );
         }
         best
     }
@@ -227,5 +315,69 @@ impl Search {
             score += THREAT * (2 * exposed[them.index()] - exposed[me.index()]);
         }
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng as _;
+
+    use super::*;
+
+    /// The table changes what is searched, never what is found: on positions of
+    /// random games, every root move that reaches the best score is the same with
+    /// the table and without it, at each depth, with the same best score.
+    #[test]
+    fn the_table_finds_what_the_plain_search_finds() {
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(5);
+        let mut compared = 0;
+        for size in [6, 8] {
+            // Transpositions meet from four plies on (two moves of one side in
+            // either order before a leaf): the table is really used at depth 4.
+            let deepest = if size == 6 { 4 } else { 3 };
+            let mut position = Position::start(size).unwrap();
+            while !position.is_over() && position.moves() < 60 {
+                let moves = position.legal_moves();
+                if position.moves().is_multiple_of(8) {
+                    for depth in 1..=deepest {
+                        let mut best = Vec::new();
+                        for remember in [true, false] {
+                            let mut search = Search {
+                                threats: true,
+                                nodes: 0,
+                                budget: u64::MAX,
+                                horizon: deepest,
+                                table: std::collections::HashMap::new(),
+                                remember,
+                            };
+                            // Deepened as `choose` does, so the table holds what
+                            // the shallower depths learnt.
+                            let mut scored = Vec::new();
+                            for d in 1..=depth {
+                                scored = search.root(&position, &moves, d).0;
+                            }
+                            let top = scored.iter().map(|(_, s)| *s).max().unwrap();
+                            let mut tops: Vec<Move> = scored
+                                .iter()
+                                .filter(|(_, s)| *s == top)
+                                .map(|(m, _)| *m)
+                                .collect();
+                            tops.sort();
+                            best.push((top, tops));
+                        }
+                        assert_eq!(
+                            best[0],
+                            best[1],
+                            "size {size}, move {}, depth {depth}",
+                            position.moves()
+                        );
+                        compared += 1;
+                    }
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                position.play(mv).unwrap();
+            }
+        }
+        assert!(compared >= 20, "{compared} searches compared");
     }
 }

@@ -608,6 +608,26 @@ impl Position {
         !self.has_move(self.mover)
     }
 
+    /// What decides this position's future for a search looking at most `horizon`
+    /// plies ahead, hashed: the ships, the side to move, and the quiet count only
+    /// where the quiet limit lies within the horizon (elsewhere it changes nothing,
+    /// and leaving it out lets positions reached in another order meet).
+    pub(super) fn search_key(&self, horizon: u8) -> u64 {
+        use std::hash::{Hash as _, Hasher as _};
+        // SipHash with fixed keys: the same key on every run, so searches repeat.
+        let mut hasher = std::hash::DefaultHasher::new();
+        self.side.hash(&mut hasher);
+        self.cells.hash(&mut hasher);
+        self.mover.hash(&mut hasher);
+        let quiet = if self.quiet.saturating_add(horizon) >= QUIET_LIMIT {
+            self.quiet
+        } else {
+            0
+        };
+        quiet.hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// The moves of the side to move, whatever the game's state (the computer's
     /// search stops at the end itself).
     pub(super) fn candidate_moves(&self) -> Vec<Move> {

@@ -1,6 +1,8 @@
 //! The benchmark commands (feature `bench`, not shipped): `bench-ai`, `bench-net`,
 //! `bench-window`; each prints its figures, the last line `key=value` pairs.
 
+use std::fmt::Write as _;
+
 use anyhow::{Context as _, Result};
 use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
@@ -127,6 +129,32 @@ pub fn bench_net() -> Result<u8> {
     Ok(0)
 }
 
+/// `play(n)` for every game number below `games`, on as many threads as the
+/// machine has cores; the results in game order. Each game draws from its own
+/// generator, so the figures do not depend on the number of threads.
+pub(super) fn in_parallel<T: Send>(games: u32, play: impl Fn(u32) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get) as u32;
+    let mut results: Vec<(u32, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|first| {
+                let play = &play;
+                scope.spawn(move || {
+                    (first..games)
+                        .step_by(threads as usize)
+                        .map(|n| (n, play(n)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a benchmark thread panicked"))
+            .collect()
+    });
+    results.sort_by_key(|(n, _)| *n);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(at).copied().unwrap_or(0.0)
@@ -141,22 +169,44 @@ fn mean_se(values: &[f64]) -> (f64, f64) {
 }
 
 fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut shots = Vec::with_capacity(games as usize);
-    let mut turns = Vec::with_capacity(games as usize);
-    let mut times = Vec::new();
-    for _ in 0..games {
-        let fleet = placement.place(&variant.fleet(), &mut rng);
+    let played = in_parallel(games, |n| {
+        // The fleets depend on the seed and the game's number alone, so levels
+        // (and versions of one) are measured against the same fleets.
+        let mut placing = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(n) << 32));
+        let fleet = placement.place(&variant.fleet(), &mut placing);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(n) << 32) ^ 1);
+        let decks = fleet.decks().len();
         let mut game = SoloGame::new(variant, fleet);
+        let mut times = Vec::new();
+        let mut yields = Yields::default();
         while !game.is_over() {
             let start = std::time::Instant::now();
             let action = level.choose(&game.view(), &mut rng);
             times.push(start.elapsed().as_secs_f64() * 1000.0);
-            game.play(action, &mut rng)
+            let chart = *game.view().chart;
+            let found = chart.hits().len() + chart.wrecks().len();
+            let report = game
+                .play(action, &mut rng)
                 .expect("levels only choose legal actions");
+            let hunting = chart.hits().is_empty();
+            yields.count(action, hunting, found * 3 / decks, &report.effects);
         }
-        shots.push(f64::from(game.actions()));
-        turns.push(f64::from(game.turns()));
+        (
+            f64::from(game.actions()),
+            f64::from(game.turns()),
+            times,
+            yields,
+        )
+    });
+    let mut shots = Vec::with_capacity(games as usize);
+    let mut turns = Vec::with_capacity(games as usize);
+    let mut times = Vec::new();
+    let mut yields = Yields::default();
+    for (s, t, these, found) in played {
+        shots.push(s);
+        turns.push(t);
+        times.extend(these);
+        yields.add(&found);
     }
     let (turns_mean, turns_se) = mean_se(&turns);
     let (mean, se) = mean_se(&shots);
@@ -167,6 +217,9 @@ fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, see
         percentile(&shots, 0.5),
         percentile(&shots, 0.9)
     );
+    if variant.has_weapons() {
+        yields.print(games);
+    }
     println!(
         "level={level} games={games} mean_shots={mean:.2} se={se:.2} p50_ms={:.3} p99_ms={:.3}",
         percentile(&times, 0.5),
@@ -174,10 +227,101 @@ fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, see
     );
 }
 
+/// What each kind of action found, by the phase of the hunt it was played in.
+#[derive(Clone, Debug, Default)]
+struct Yields {
+    /// `[kind][phase]`: kinds a shot while no ship is hit and afloat (hunting), a
+    /// shot at a hit ship (finishing), torpedo, air strike, radar; phases by the
+    /// share of the fleet's decks already found (under a third, under two thirds,
+    /// more).
+    uses: [[u32; 3]; 5],
+    /// Decks hit (a radar: decks seen).
+    decks: [[u32; 3]; 5],
+    /// Actions that kept the turn (hit something).
+    kept: [[u32; 3]; 5],
+}
+
+impl Yields {
+    const KINDS: [&str; 5] = [
+        "shot, hunting",
+        "shot, finishing",
+        "torpedo",
+        "air strike",
+        "radar",
+    ];
+
+    fn count(
+        &mut self,
+        action: armada::rules::Action,
+        hunting: bool,
+        phase: usize,
+        effects: &[armada::rules::Effect],
+    ) {
+        use armada::rules::{Effect, Weapon};
+        let kind = match action.weapon() {
+            None if hunting => 0,
+            None => 1,
+            Some(Weapon::Torpedo) => 2,
+            Some(Weapon::AirStrike) => 3,
+            Some(Weapon::Radar) => 4,
+        };
+        let phase = phase.min(2);
+        let hits = effects.iter().filter(|e| e.is_hit()).count() as u32;
+        let seen = effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Scanned { deck: true, .. }))
+            .count() as u32;
+        self.uses[kind][phase] += 1;
+        self.decks[kind][phase] += hits + seen;
+        self.kept[kind][phase] += u32::from(hits > 0);
+    }
+
+    fn add(&mut self, other: &Self) {
+        for k in 0..5 {
+            for p in 0..3 {
+                self.uses[k][p] += other.uses[k][p];
+                self.decks[k][p] += other.decks[k][p];
+                self.kept[k][p] += other.kept[k][p];
+            }
+        }
+    }
+
+    /// A line a kind: uses a game, and decks found a use in each phase of the hunt
+    /// (a shot's beside them is what the weapon is measured against).
+    fn print(&self, games: u32) {
+        println!(
+            "decks found a use, by the share of the fleet found before it (uses in brackets):"
+        );
+        for (k, name) in Self::KINDS.iter().enumerate() {
+            let uses: u32 = self.uses[k].iter().sum();
+            let mut line = format!(
+                "  {name:<15} {:>5.2} a game;",
+                f64::from(uses) / f64::from(games)
+            );
+            for (p, phase) in ["first third", "second", "last"].iter().enumerate() {
+                let n = self.uses[k][p];
+                if n == 0 {
+                    line.push_str("  ");
+                    line.push_str(phase);
+                    line.push_str(": —");
+                    continue;
+                }
+                let _ = write!(
+                    line,
+                    "  {phase}: {:.2} ({n}, kept the turn {:.0} %)",
+                    f64::from(self.decks[k][p]) / f64::from(n),
+                    100.0 * f64::from(self.kept[k][p]) / f64::from(n)
+                );
+            }
+            println!("{line}");
+        }
+    }
+}
+
+/// One level against another, seats alternating, the games shared among the cores.
 fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
-    for game in 0..games {
+    let played = in_parallel(games, |game| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(game) << 32));
         // Seats alternate: A is the host (and moves first) in even games.
         let a = if game % 2 == 0 {
             Seat::Host
@@ -191,7 +335,11 @@ fn bench_match(levels: [Level; 2], variant: Variant, games: u32, seed: u64) {
         };
         let fleets = seated.map(|level| level.place(&variant.fleet(), &mut rng));
         let record = play_levels(variant, seated, Seat::Host, fleets, &mut rng);
-        match record.game.ending().and_then(|e| e.winner) {
+        (a, record.game.ending().and_then(|e| e.winner))
+    });
+    let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
+    for (a, winner) in played {
+        match winner {
             Some(w) if w == a => wins += 1,
             Some(_) => losses += 1,
             None => draws += 1,

@@ -124,7 +124,8 @@ fn bench_level(level: Level, size: u8, games: u32, seed: u64) -> Result<u8> {
     Ok(0)
 }
 
-/// `--match A:B`: A against B, A moving first in even games.
+/// `--match A:B`: A against B, A moving first in even games, the games shared
+/// among the cores.
 fn bench_match(pair: &str, size: u8, games: u32, seed: u64) -> Result<u8> {
     Position::start(size)?;
     let (a, b) = pair
@@ -134,10 +135,7 @@ fn bench_match(pair: &str, size: u8, games: u32, seed: u64) -> Result<u8> {
         a.parse::<Level>().map_err(anyhow::Error::msg)?,
         b.parse::<Level>().map_err(anyhow::Error::msg)?,
     ];
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut times: [Vec<f64>; 4] = Default::default();
-    let (mut wins, mut losses, mut draws, mut moves) = (0u32, 0u32, 0u32, 0u64);
-    for n in 0..games {
+    let played_games = super::bench::in_parallel(games, |n| {
         let a_side = if n % 2 == 0 {
             Side::First
         } else {
@@ -145,7 +143,17 @@ fn bench_match(pair: &str, size: u8, games: u32, seed: u64) -> Result<u8> {
         };
         let mut players = [Player::Level(levels[1]); 2];
         players[a_side.index()] = Player::Level(levels[0]);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(n) << 32));
+        let mut times: [Vec<f64>; 4] = Default::default();
         let (winner, played) = game(size, players, &mut rng, &mut times);
+        (a_side, winner, played, times)
+    });
+    let mut times: [Vec<f64>; 4] = Default::default();
+    let (mut wins, mut losses, mut draws, mut moves) = (0u32, 0u32, 0u32, 0u64);
+    for (a_side, winner, played, game_times) in played_games {
+        for (all, these) in times.iter_mut().zip(game_times) {
+            all.extend(these);
+        }
         moves += u64::from(played);
         match winner {
             Some(w) if w == a_side => wins += 1,
