@@ -35,12 +35,11 @@ fn density<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Density> {
         }
     }
     let sampler = Sampler::new(&view.variant.fleet(), &facts, COVERINGS).ok()?;
-    let wanted = SAMPLES;
-    let mut samples = Vec::with_capacity(wanted);
+    let mut samples = Vec::with_capacity(SAMPLES);
     for _ in 0..TRIES {
         if let Some(layout) = sampler.sample(rng, 1) {
             samples.push(layout);
-            if samples.len() == wanted {
+            if samples.len() == SAMPLES {
                 break;
             }
         }

@@ -419,10 +419,7 @@ fn a_refused_step_names_its_reason_and_a_click_on_an_unlit_target_says_why() {
 /// while the guest's is not laid, nothing shown until both are.
 fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static, Armada>) {
     open_and_join(host, guest, &[]);
-    click(guest, "I move first");
-    both_until(host, guest, "both laying", |h, g| {
-        has(h, "Lay your fleet") && has(g, "Lay your fleet")
-    });
+    choose_first_mover(host, guest, "I move first");
     assert!(has(guest, "You are south and move first."));
     assert!(has(host, "You are north; your friend moves first."));
     lay_both(host, guest);
@@ -451,6 +448,18 @@ fn open_and_join(
     click(guest, "Join");
     both_until(host, guest, "the choice of the first mover", |h, g| {
         has(h, "Your friend is choosing who moves first") && has(g, "You choose who moves first")
+    });
+}
+
+/// The guest's choice of the first mover, clicked; both windows then lay fleets.
+fn choose_first_mover(
+    host: &mut Harness<'static, Armada>,
+    guest: &mut Harness<'static, Armada>,
+    label: &str,
+) {
+    click(guest, label);
+    both_until(host, guest, "both laying", |h, g| {
+        has(h, "Lay your fleet") && has(g, "Lay your fleet")
     });
 }
 
@@ -625,10 +634,7 @@ fn each_friend_lays_a_points_fleet_of_its_own_at_their_table() {
     open_and_join(&mut host, &mut guest, &["points fleets"]);
     // No squadrons in this setup: nothing to swap, nothing said about it.
     assert!(!has(&guest, "takes the other squadron"));
-    click(&mut guest, "I move first");
-    both_until(&mut host, &mut guest, "both laying", |h, g| {
-        has(h, "Lay your fleet") && has(g, "Lay your fleet")
-    });
+    choose_first_mover(&mut host, &mut guest, "I move first");
     for side in [&host, &guest] {
         assert!(has(side, "12 of 12 pips") && has(side, "L1 · large"));
     }
@@ -675,10 +681,7 @@ fn the_chooser_is_told_which_squadron_each_choice_gives_in_the_advanced_setup() 
          you command 4 large."
     ));
     shot(&mut guest, "icehouse_choose_advanced.png");
-    click(&mut guest, "My friend moves first");
-    both_until(&mut host, &mut guest, "both laying", |h, g| {
-        has(h, "Lay your fleet") && has(g, "Lay your fleet")
-    });
+    choose_first_mover(&mut host, &mut guest, "My friend moves first");
     assert!(has(&guest, "L4 · large") && !has(&guest, "M1 · medium"));
     assert!(has(&host, "M4 · medium") && !has(&host, "L1 · large"));
     lay_both(&mut host, &mut guest);
