@@ -1258,6 +1258,7 @@ fn boards_and_buttons_stay_put(size: egui::Vec2) {
         "They missed.",
         "They hit your ",
         "They sank your ",
+        "They swept a square with their radar.",
     ];
     assert!(
         headlines.iter().any(|h| has(&harness, h)),
