@@ -4,8 +4,8 @@
 //! serves measurement and tests; real games never have one. (Two whole sessions
 //! playing each other in memory are `driver::Duet`: they only exchange frames.)
 
-pub use crate::ai::SoloGame;
 use crate::ai::{Level, View};
+pub use crate::ai::{Prior, SoloGame, knowing};
 use crate::rules::{Coord, Fleet, Game, Placer, Report, Seat, ShellOrder, Variant};
 
 /// A finished game with everything that happened in it.

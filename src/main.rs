@@ -233,6 +233,10 @@ enum Command {
         /// uniformly random without it.
         #[arg(long, requires = "level")]
         placement: Option<Level>,
+        /// With `--level hard --placement hard`: the hunter knows how the hard level
+        /// hides its fleet and weighs layouts by it (what that knowledge is worth).
+        #[arg(long, requires = "placement")]
+        knowing: bool,
         /// Two levels to play against each other, as A:B.
         #[arg(long = "match", value_name = "A:B")]
         versus: Option<String>,
@@ -603,10 +607,11 @@ fn bench_ai(command: &Command) -> Result<u8> {
             seed,
             placement,
             goal,
+            knowing,
             ..
         } if game == "icehouse" => {
             anyhow::ensure!(
-                !*classic && placement.is_none() && level.is_none(),
+                !*classic && placement.is_none() && level.is_none() && !*knowing,
                 "Icehouse Armada measures a --match of two captains"
             );
             cli::bench_icehouse::bench_ai(versus.as_deref(), *games, *seed, goal.as_deref())
@@ -621,9 +626,10 @@ fn bench_ai(command: &Command) -> Result<u8> {
             seed,
             placement,
             goal,
+            knowing,
         } if game == "archimedes" => {
             anyhow::ensure!(
-                !*classic && placement.is_none() && goal.is_none(),
+                !*classic && placement.is_none() && goal.is_none() && !*knowing,
                 "--classic and --placement are the sea battle's, --goal Icehouse Armada's"
             );
             cli::bench_archimedes::bench_ai(
@@ -641,6 +647,7 @@ fn bench_ai(command: &Command) -> Result<u8> {
             classic,
             seed,
             placement,
+            knowing,
             goal: None,
             ..
         } => cli::bench::bench_ai(
@@ -654,6 +661,7 @@ fn bench_ai(command: &Command) -> Result<u8> {
             *classic,
             *seed,
             *placement,
+            *knowing,
         ),
         Command::BenchAi { .. } => anyhow::bail!("--goal is for --game icehouse"),
         _ => anyhow::bail!("not the bench-ai command"),

@@ -5,8 +5,8 @@ use rand::RngExt;
 
 use super::View;
 use crate::rules::{
-    Action, CellSet, Coord, Facts, Fleet, FleetSpec, Placer, Sampler, Torpedo, Weapon, legal,
-    square,
+    Action, BoardSize, CellSet, Coord, Facts, Fleet, FleetSpec, Placer, Sampler, Torpedo, Weapon,
+    legal, square,
 };
 
 /// Layouts sampled per decision, at most.
@@ -17,12 +17,35 @@ const TRIES: usize = 400_000;
 /// Coverings enumerated at most.
 const COVERINGS: usize = 5_000;
 
-/// Deck probability per unmarked cell, and the sampled layouts it was counted from.
-type Density = (Vec<(Coord, f64)>, Vec<CellSet>);
+/// Deck probability per unmarked cell, the sampled layouts it was counted from, and each
+/// layout's weight (all equal unless the fleet is known to be placed non-uniformly).
+struct Density {
+    probabilities: Vec<(Coord, f64)>,
+    samples: Vec<CellSet>,
+    weights: Vec<f64>,
+}
 
-/// Per-cell deck probabilities over the unmarked cells, from `SAMPLES` layouts;
+impl Density {
+    /// The weighted share of the samples for which `hit` holds.
+    fn chance(&self, hit: impl Fn(&CellSet) -> f64) -> f64 {
+        let total: f64 = self.weights.iter().sum();
+        self.samples
+            .iter()
+            .zip(&self.weights)
+            .map(|(s, w)| w * hit(s))
+            .sum::<f64>()
+            / total
+    }
+}
+
+/// Per-cell deck probabilities over the unmarked cells, from `SAMPLES` layouts drawn
+/// uniformly among those that fit what is known, each weighted by `prior` when given;
 /// `None` when no sampler could be built (the caller falls back to simpler play).
-fn density<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Density> {
+fn density<R: rand::Rng + ?Sized>(
+    view: &View,
+    prior: Option<&Prior>,
+    rng: &mut R,
+) -> Option<Density> {
     let chart = view.chart;
     let mut facts = Facts::from_chart(chart);
     if let Some(seen) = view.radar {
@@ -47,14 +70,28 @@ fn density<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Density> {
     if samples.is_empty() {
         return None;
     }
-    let n = samples.len() as f64;
-    let counts = deck_counts(samples.iter());
+    let size = view.variant.size();
+    let weights: Vec<f64> = samples
+        .iter()
+        .map(|s| prior.map_or(1.0, |p| p.weight(ring_score(s, size))))
+        .collect();
+    let mut counts = [0.0; CELL_INDEX];
+    for (sample, w) in samples.iter().zip(&weights) {
+        for cell in sample {
+            counts[cell.index()] += w;
+        }
+    }
+    let total: f64 = weights.iter().sum();
     let probabilities = chart
         .unmarked()
         .iter()
-        .map(|cell| (cell, f64::from(counts[cell.index()]) / n))
+        .map(|cell| (cell, counts[cell.index()] / total))
         .collect();
-    Some((probabilities, samples))
+    Some(Density {
+        probabilities,
+        samples,
+        weights,
+    })
 }
 
 /// A weapon is fired when it is expected to save at least this many turns. Measured:
@@ -81,16 +118,14 @@ struct Aim {
 /// weapons to the end game.
 fn weapons<R: rand::Rng + ?Sized>(
     view: &View,
-    samples: &[CellSet],
+    density: &Density,
     best: f64,
     rng: &mut R,
 ) -> Vec<Aim> {
     let size = view.variant.size();
     let open = view.chart.unmarked();
-    let n = samples.len() as f64;
     let hunt = (1.0 - best) / best.max(1e-6);
-    let chance =
-        |cells: &CellSet| samples.iter().filter(|s| s.intersects(cells)).count() as f64 / n;
+    let chance = |cells: &CellSet| density.chance(|s| f64::from(u8::from(s.intersects(cells))));
     let ok = |a: &Action| legal(view.variant, view.chart, view.stock, a).is_ok();
     let best_of = |aims: Vec<(f64, Action)>| {
         aims.into_iter()
@@ -133,11 +168,8 @@ fn weapons<R: rand::Rng + ?Sized>(
         let strikes = squares
             .iter()
             .map(|(centre, cells)| {
-                let some: f64 = samples
-                    .iter()
-                    .map(|sample| 1.0 - MISS_ALL[(*sample & *cells).len()] / 126.0)
-                    .sum();
-                (some / n * (1.0 + hunt) - 1.0, Action::AirStrike(*centre))
+                let some = density.chance(|s| 1.0 - MISS_ALL[(*s & *cells).len()] / 126.0);
+                (some * (1.0 + hunt) - 1.0, Action::AirStrike(*centre))
             })
             .collect();
         aims.extend(best_of(strikes));
@@ -152,12 +184,19 @@ fn weapons<R: rand::Rng + ?Sized>(
     aims
 }
 
-pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Action> {
-    let (probabilities, samples) = density(view, rng)?;
+/// The hard level's action; with `prior`, as played by an opponent who knows how the
+/// hard level hides its fleet (for measuring what that knowledge is worth).
+pub(super) fn hard<R: rand::Rng + ?Sized>(
+    view: &View,
+    prior: Option<&Prior>,
+    rng: &mut R,
+) -> Option<Action> {
+    let density = density(view, prior, rng)?;
+    let probabilities = &density.probabilities;
     let best = probabilities.iter().map(|(_, q)| *q).fold(0.0, f64::max);
     if view.variant.has_weapons()
         && best < 0.99
-        && let Some(aim) = weapons(view, &samples, best, rng)
+        && let Some(aim) = weapons(view, &density, best, rng)
             .into_iter()
             .filter(|a| a.saving >= WORTH)
             .max_by(|a, b| a.saving.total_cmp(&b.saving))
@@ -172,43 +211,128 @@ pub(super) fn hard<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Ac
     (!top.is_empty()).then(|| Action::Shot(top[rng.random_range(0..top.len())]))
 }
 
-/// How many of `samples` hold a deck on each cell.
-fn deck_counts<'a>(samples: impl Iterator<Item = &'a CellSet>) -> [u32; CELL_INDEX] {
-    let mut counts = [0; CELL_INDEX];
-    for sample in samples {
-        for cell in sample {
-            counts[cell.index()] += 1;
-        }
-    }
-    counts
-}
-
 /// Cells a [`CellSet`] can hold, by [`Coord::index`].
 const CELL_INDEX: usize = 144;
 
-/// Rival layouts drawn for the hard level's fleet; the one with the least water around
-/// its ships is kept.
-const RIVALS: usize = 4;
+/// Rival layouts drawn for the hard level's fleet; the one whose larger ships give
+/// away the least water is kept.
+const RIVALS: usize = 16;
 
-/// The hard level's fleet: the best of a few uniformly random layouts by how little
-/// sinking its ships gives away (the rings around them). Measured over 1,000 solo
-/// Armada games each: the hard level needs 24.7 turns to sink such a fleet against
-/// 23.3 for a uniform one, the medium level 27.8 against 25.8. Still random enough
-/// to leave no pattern to learn: 54% of its decks lie on the edge, against 44% for a
-/// uniform layout.
+/// The water the rings of a layout's ships of two decks or more would give away when
+/// they sink (counted per ship). Single decks are left out so they lie uniformly in
+/// the water the larger ships leave: counted, they crowd into corners, and an opponent
+/// who knows it finds them sooner than in a uniform layout.
+fn ring_score(decks: &CellSet, size: BoardSize) -> usize {
+    let mut left = *decks;
+    let mut score = 0;
+    while let Some(first) = left.iter().next() {
+        let ship = left.side_component(first);
+        left -= ship;
+        if ship.len() >= 2 {
+            score += ship.surroundings(size).len();
+        }
+    }
+    score
+}
+
+/// The hard level's fleet: the best of `RIVALS` uniformly random layouts by
+/// [`ring_score`]. Measured (1,000 games each, 2026-12-05): the hard level's hunting
+/// needs 26.45 turns to sink such a fleet in Armada against 23.28 for a uniform one,
+/// the medium level 28.27 against 26.59; and an opponent who knows exactly how it is
+/// chosen ([`Prior`]) gains nothing: 23.37 turns, and 56.02 shots in the classic game
+/// against 56.29 for a uniform fleet.
 pub(super) fn place<R: rand::Rng + ?Sized>(spec: &FleetSpec, rng: &mut R) -> Fleet {
     let placer = Placer::new(spec);
     let size = spec.size();
-    let given_away = |fleet: &Fleet| -> usize {
-        fleet
-            .ships()
-            .iter()
-            .filter_map(|ship| ship.mask(size))
-            .map(|cells| cells.surroundings(size).len())
-            .sum()
-    };
     (0..RIVALS)
         .map(|_| placer.place(rng))
-        .min_by_key(given_away)
+        .min_by_key(|fleet| ring_score(&fleet.decks(), size))
         .expect("at least one rival")
+}
+
+/// How the hard level's placement weighs a layout against a uniform draw, by its
+/// [`ring_score`]: what an opponent who knows how it hides its fleet would believe.
+#[derive(Clone, Debug)]
+pub struct Prior {
+    /// The relative chance of a layout with each score; a score never met in the
+    /// draws is weighted by the continuous form `RIVALS · P(score ≥ g)^(RIVALS − 1)`.
+    weights: Vec<f64>,
+    /// `P(score ≥ g)` for each score, to weigh scores not met in the draws.
+    at_least: Vec<f64>,
+}
+
+impl Prior {
+    /// Scores counted over `draws` uniform layouts of `spec`.
+    pub fn of_hard_placement<R: rand::Rng + ?Sized>(
+        spec: &FleetSpec,
+        draws: u32,
+        rng: &mut R,
+    ) -> Self {
+        let placer = Placer::new(spec);
+        let size = spec.size();
+        let mut counts: Vec<f64> = Vec::new();
+        for _ in 0..draws {
+            let score = ring_score(&placer.place(rng).decks(), size);
+            if counts.len() <= score {
+                counts.resize(score + 1, 0.0);
+            }
+            counts[score] += 1.0;
+        }
+        let n = f64::from(draws.max(1));
+        let mut at_least = vec![0.0; counts.len() + 1];
+        for g in (0..counts.len()).rev() {
+            at_least[g] = at_least[g + 1] + counts[g] / n;
+        }
+        let k = RIVALS as i32;
+        let weights = (0..counts.len())
+            .map(|g| {
+                let p = counts[g] / n;
+                // The chance that the least of k draws scores g, per layout scoring g.
+                if p > 0.0 {
+                    (at_least[g].powi(k) - at_least[g + 1].powi(k)) / p
+                } else {
+                    RIVALS as f64 * at_least[g].powi(k - 1)
+                }
+            })
+            .collect();
+        Self { weights, at_least }
+    }
+
+    fn weight(&self, score: usize) -> f64 {
+        self.weights.get(score).copied().unwrap_or_else(|| {
+            let beyond = self.at_least.get(score).copied().unwrap_or(0.0);
+            RIVALS as f64 * beyond.powi(RIVALS as i32 - 1)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng as _;
+
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn one_who_knows_the_placement_believes_tight_rings_likelier() {
+        let spec = Variant::Armada.fleet();
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+        let prior = Prior::of_hard_placement(&spec, 20_000, &mut rng);
+        let scores: Vec<usize> = (0..prior.weights.len())
+            .filter(|&g| prior.at_least[g] > prior.at_least[g + 1])
+            .collect();
+        let (low, high) = (scores[0], scores[scores.len() - 1]);
+        assert!(prior.weight(low) > 1.0, "the tightest layouts weigh more");
+        assert!(prior.weight(high) < 1e-6, "the loosest are never kept");
+        assert!(
+            scores
+                .windows(2)
+                .all(|w| prior.weight(w[0]) >= prior.weight(w[1])),
+            "a tighter layout never weighs less"
+        );
+        assert!(
+            prior.weight(10_000) < 1e-12,
+            "a score never met beyond the draws"
+        );
+    }
 }

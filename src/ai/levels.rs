@@ -46,12 +46,26 @@ impl Level {
             Self::Easy => easy(view, rng),
             Self::Medium => medium(view, rng),
             // Falls back to medium's rules when the facts admit no sampling.
-            Self::Hard => super::hard::hard(view, rng).or_else(|| medium(view, rng)),
+            Self::Hard => super::hard::hard(view, None, rng).or_else(|| medium(view, rng)),
         };
         action
             .filter(|a| legal(view.variant, view.chart, view.stock, a).is_ok())
             .unwrap_or_else(|| any_legal(view, rng))
     }
+}
+
+/// The hard level's play by an opponent who knows how the hard level hides its fleet
+/// (`prior`): what `bench-ai --knowing` measures, to show that knowledge is worth
+/// little.
+pub fn knowing<R: rand::Rng + ?Sized>(
+    prior: &super::hard::Prior,
+    view: &View,
+    rng: &mut R,
+) -> Action {
+    super::hard::hard(view, Some(prior), rng)
+        .or_else(|| medium(view, rng))
+        .filter(|a| legal(view.variant, view.chart, view.stock, a).is_ok())
+        .unwrap_or_else(|| any_legal(view, rng))
 }
 
 impl fmt::Display for Level {

@@ -12,7 +12,8 @@ mod levels;
 mod random;
 mod solo;
 
-pub use levels::Level;
+pub use hard::Prior;
+pub use levels::{Level, knowing};
 pub use random::RandomPlayer;
 pub use solo::{SoloGame, solo_game};
 

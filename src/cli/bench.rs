@@ -7,8 +7,8 @@ use anyhow::{Context as _, Result};
 use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
 
-use armada::demo::SoloGame;
 use armada::demo::play_levels;
+use armada::demo::{Prior, SoloGame, knowing};
 use armada::driver::Level;
 use armada::rules::{Seat, Variant};
 
@@ -79,6 +79,7 @@ pub fn bench_ai(
     classic: bool,
     seed: u64,
     placement: Option<Level>,
+    knowing: bool,
 ) -> Result<u8> {
     let variant = if classic {
         Variant::classic(10)?
@@ -88,13 +89,21 @@ pub fn bench_ai(
     anyhow::ensure!(games > 0, "--games must be at least 1");
     match (level, versus) {
         (Some(level), None) => {
-            bench_level(
-                level,
-                placement.unwrap_or(Level::Random),
-                variant,
-                games,
-                seed,
+            let placement = placement.unwrap_or(Level::Random);
+            anyhow::ensure!(
+                !knowing || (level == Level::Hard && placement == Level::Hard),
+                "--knowing measures --level hard against --placement hard"
             );
+            // Scores of 200,000 uniform layouts: the prior's tails are what a
+            // knowing hunter leans on, so they are counted generously.
+            let prior = knowing.then(|| {
+                Prior::of_hard_placement(
+                    &variant.fleet(),
+                    200_000,
+                    &mut ChaCha8Rng::seed_from_u64(seed ^ 0x5eed),
+                )
+            });
+            bench_level(level, placement, prior.as_ref(), variant, games, seed);
         }
         (None, Some(pair)) => {
             let (a, b) = pair
@@ -168,7 +177,14 @@ fn mean_se(values: &[f64]) -> (f64, f64) {
     (mean, sd / n.sqrt())
 }
 
-fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, seed: u64) {
+fn bench_level(
+    level: Level,
+    placement: Level,
+    prior: Option<&Prior>,
+    variant: Variant,
+    games: u32,
+    seed: u64,
+) {
     let played = in_parallel(games, |n| {
         // The fleets depend on the seed and the game's number alone, so levels
         // (and versions of one) are measured against the same fleets.
@@ -181,7 +197,10 @@ fn bench_level(level: Level, placement: Level, variant: Variant, games: u32, see
         let mut yields = Yields::default();
         while !game.is_over() {
             let start = std::time::Instant::now();
-            let action = level.choose(&game.view(), &mut rng);
+            let action = match prior {
+                Some(prior) => knowing(prior, &game.view(), &mut rng),
+                None => level.choose(&game.view(), &mut rng),
+            };
             times.push(start.elapsed().as_secs_f64() * 1000.0);
             let chart = *game.view().chart;
             let found = chart.hits().len() + chart.wrecks().len();
