@@ -23,18 +23,19 @@ struct Density {
     probabilities: Vec<(Coord, f64)>,
     samples: Vec<CellSet>,
     weights: Vec<f64>,
+    /// The sum of `weights`.
+    total: f64,
 }
 
 impl Density {
     /// The weighted share of the samples for which `hit` holds.
     fn chance(&self, hit: impl Fn(&CellSet) -> f64) -> f64 {
-        let total: f64 = self.weights.iter().sum();
         self.samples
             .iter()
             .zip(&self.weights)
             .map(|(s, w)| w * hit(s))
             .sum::<f64>()
-            / total
+            / self.total
     }
 }
 
@@ -91,6 +92,7 @@ fn density<R: rand::Rng + ?Sized>(
         probabilities,
         samples,
         weights,
+        total,
     })
 }
 
@@ -223,24 +225,19 @@ const RIVALS: usize = 16;
 /// the water the larger ships leave: counted, they crowd into corners, and an opponent
 /// who knows it finds them sooner than in a uniform layout.
 fn ring_score(decks: &CellSet, size: BoardSize) -> usize {
-    let mut left = *decks;
-    let mut score = 0;
-    while let Some(first) = left.iter().next() {
-        let ship = left.side_component(first);
-        left -= ship;
-        if ship.len() >= 2 {
-            score += ship.surroundings(size).len();
-        }
-    }
-    score
+    decks
+        .side_components()
+        .filter(|ship| ship.len() >= 2)
+        .map(|ship| ship.surroundings(size).len())
+        .sum()
 }
 
 /// The hard level's fleet: the best of `RIVALS` uniformly random layouts by
 /// [`ring_score`]. Measured (1,000 games each, 2026-12-05): the hard level's hunting
 /// needs 26.45 turns to sink such a fleet in Armada against 23.28 for a uniform one,
 /// the medium level 28.27 against 26.59; and an opponent who knows exactly how it is
-/// chosen ([`Prior`]) gains nothing: 23.37 turns, and 56.02 shots in the classic game
-/// against 56.29 for a uniform fleet.
+/// chosen ([`Prior`], `bench-ai --knowing`) gains nothing: 23.95 turns, and 55.98
+/// shots in the classic game against 56.29 for a uniform fleet.
 pub(super) fn place<R: rand::Rng + ?Sized>(spec: &FleetSpec, rng: &mut R) -> Fleet {
     let placer = Placer::new(spec);
     let size = spec.size();
@@ -254,11 +251,9 @@ pub(super) fn place<R: rand::Rng + ?Sized>(spec: &FleetSpec, rng: &mut R) -> Fle
 /// [`ring_score`]: what an opponent who knows how it hides its fleet would believe.
 #[derive(Clone, Debug)]
 pub struct Prior {
-    /// The relative chance of a layout with each score; a score never met in the
-    /// draws is weighted by the continuous form `RIVALS · P(score ≥ g)^(RIVALS − 1)`.
+    /// The relative chance of a layout with each score. A score above every drawn one
+    /// weighs nothing: no draw scored that high, so the least of `RIVALS` never does.
     weights: Vec<f64>,
-    /// `P(score ≥ g)` for each score, to weigh scores not met in the draws.
-    at_least: Vec<f64>,
 }
 
 impl Prior {
@@ -279,6 +274,7 @@ impl Prior {
             counts[score] += 1.0;
         }
         let n = f64::from(draws.max(1));
+        // `P(score ≥ g)` for each score.
         let mut at_least = vec![0.0; counts.len() + 1];
         for g in (0..counts.len()).rev() {
             at_least[g] = at_least[g + 1] + counts[g] / n;
@@ -287,22 +283,20 @@ impl Prior {
         let weights = (0..counts.len())
             .map(|g| {
                 let p = counts[g] / n;
-                // The chance that the least of k draws scores g, per layout scoring g.
                 if p > 0.0 {
+                    // The chance that the least of k draws scores g, per layout scoring g.
                     (at_least[g].powi(k) - at_least[g + 1].powi(k)) / p
                 } else {
+                    // A score between drawn ones: the limit of the same, k · P(≥ g)^(k − 1).
                     RIVALS as f64 * at_least[g].powi(k - 1)
                 }
             })
             .collect();
-        Self { weights, at_least }
+        Self { weights }
     }
 
     fn weight(&self, score: usize) -> f64 {
-        self.weights.get(score).copied().unwrap_or_else(|| {
-            let beyond = self.at_least.get(score).copied().unwrap_or(0.0);
-            RIVALS as f64 * beyond.powi(RIVALS as i32 - 1)
-        })
+        self.weights.get(score).copied().unwrap_or(0.0)
     }
 }
 
@@ -318,9 +312,7 @@ mod tests {
         let spec = Variant::Armada.fleet();
         let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
         let prior = Prior::of_hard_placement(&spec, 20_000, &mut rng);
-        let scores: Vec<usize> = (0..prior.weights.len())
-            .filter(|&g| prior.at_least[g] > prior.at_least[g + 1])
-            .collect();
+        let scores: Vec<usize> = (0..prior.weights.len()).collect();
         let (low, high) = (scores[0], scores[scores.len() - 1]);
         assert!(prior.weight(low) > 1.0, "the tightest layouts weigh more");
         assert!(prior.weight(high) < 1e-6, "the loosest are never kept");

@@ -137,10 +137,8 @@ fn targets(view: &View) -> CellSet {
     let size = chart.size();
     let open = chart.unmarked();
     let mut cells = CellSet::EMPTY;
-    let mut left = chart.hits();
-    while let Some(first) = left.iter().next() {
-        let group = left.side_component(first);
-        left -= group;
+    for group in chart.hits().side_components() {
+        let first = group.iter().next().expect("a group is never empty");
         let sides = group
             .iter()
             .fold(CellSet::EMPTY, |s, c| s | CellSet::side_neighbours(c));
@@ -187,10 +185,7 @@ fn easy<R: rand::Rng + ?Sized>(view: &View, rng: &mut R) -> Option<Action> {
 /// The lengths of the ships not yet sunk.
 fn afloat(view: &View) -> Vec<u8> {
     let mut lengths = view.variant.fleet().lengths().to_vec();
-    let mut wrecks = view.chart.wrecks();
-    while let Some(first) = wrecks.iter().next() {
-        let ship = wrecks.side_component(first);
-        wrecks -= ship;
+    for ship in view.chart.wrecks().side_components() {
         if let Some(at) = lengths.iter().position(|&l| usize::from(l) == ship.len()) {
             lengths.remove(at);
         }

@@ -94,6 +94,17 @@ impl CellSet {
         self.grow(start, &SIDE_NEIGHBOURS)
     }
 
+    /// The set split into its groups connected by sides (ships, on a board where ships
+    /// never touch), the group of the lowest cell first.
+    pub fn side_components(&self) -> impl Iterator<Item = Self> {
+        let mut left = *self;
+        std::iter::from_fn(move || {
+            let group = left.side_component(left.iter().next()?);
+            left -= group;
+            Some(group)
+        })
+    }
+
     fn grow(&self, start: Coord, links: &[Self; CELLS]) -> Self {
         if !self.contains(start) {
             return Self::EMPTY;
