@@ -1756,12 +1756,6 @@ pub(crate) fn both_until(
         a.step();
         b.step();
     }
-    let labels = |h: &Harness<'_, Armada>| {
-        h.query_all_by_label_contains(" ")
-            .filter_map(|n| n.accesskit_node().label())
-            .filter(|l| !l.contains("waters") && !l.contains("fleet "))
-            .collect::<Vec<_>>()
-    };
     if let Ok(shots) = std::env::var("ARMADA_DEBUG_SHOTS") {
         a.render().unwrap().save(format!("{shots}/a.png")).unwrap();
         b.render().unwrap().save(format!("{shots}/b.png")).unwrap();
@@ -1771,6 +1765,19 @@ pub(crate) fn both_until(
         labels(a),
         labels(b)
     );
+}
+
+/// What a window says in words (its boards' cells left out), for a failure's message.
+pub(crate) fn labels(h: &Harness<'_, Armada>) -> Vec<String> {
+    h.query_all_by_label_contains(" ")
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+        // A cell says "B7: water": its name is short.
+        .filter(|l| l.split_once(": ").is_none_or(|(cell, _)| cell.len() > 3))
+        .filter(|l| !l.contains("waters") && !l.contains("fleet "))
+        .collect()
 }
 
 /// The host's window opens a friend table; its invite link.
@@ -3114,16 +3121,27 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
         has(g, "Your friend wants another game")
     });
     click(&mut guest, "Play again");
+    // The fresh board shows at once; the game is under way once both nonces of its
+    // id are in, and only then is there a move to wait for or a game to resign.
+    let under_way = |h: &Harness<'_, Armada>| {
+        has(h, "Moves: 0") && (has(h, "Your move:") || has(h, "Your friend's move…"))
+    };
     both_until(&mut host, &mut guest, "the second game", |h, g| {
-        has(h, "Moves: 0") && has(g, "Moves: 0") && !over(h) && !over(g)
+        under_way(h) && under_way(g)
     });
+    assert!(!has(&host, "The game is starting…") && !has(&guest, "The game is starting…"));
     // The guest resigns from its menu; both see it, and the host wins.
     click(&mut guest, "Menu");
     click(&mut guest, "Resign");
     both_until(&mut host, &mut guest, "the resignation settled", |h, g| {
         has(h, "You win!") && has(g, "You lose.")
     });
-    assert!(has(&host, "A player resigned."));
+    assert!(
+        has(&host, "A player resigned."),
+        "the host is told why it won: {:?} / {:?}",
+        labels(&host),
+        labels(&guest)
+    );
     // The host goes home: the guest is told its friend left.
     click(&mut host, "Home");
     until(&mut guest, "the friend gone", |g| {

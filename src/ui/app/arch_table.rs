@@ -141,6 +141,18 @@ impl ArchTable {
         }
     }
 
+    /// Whether the game on the board is under way: at a friend's table, once both
+    /// nonces of its id are in (until then the board is the fresh one and nothing
+    /// can be played or resigned).
+    pub(super) fn open(&self) -> bool {
+        match self {
+            Self::Computer(_) => true,
+            Self::Friend(_) => self
+                .session()
+                .is_some_and(|s| s.table().position().is_some()),
+        }
+    }
+
     /// Whether the game on the board has ended (it may not be settled yet).
     pub(super) fn ended(&self) -> bool {
         match self {

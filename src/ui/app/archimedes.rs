@@ -184,6 +184,8 @@ impl ArchPlay {
             t.get("arch-over")
         } else if self.table.ended() {
             t.get("arch-settling")
+        } else if !self.table.open() {
+            t.get("arch-opening")
         } else if self.table.my_move() {
             t.get("arch-your-move")
         } else if friend {
@@ -310,7 +312,7 @@ impl ArchPlay {
                     _ => Menu::Rules,
                 };
             }
-            let playing = !self.table.ended();
+            let playing = self.table.open() && !self.table.ended();
             if playing && ui.button(t.get("arch-resign")).clicked() {
                 self.table.resign();
                 self.menu = Menu::Closed;

@@ -31,6 +31,8 @@ pub(super) struct Decided {
 /// Where a friend's table stands before the battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Before {
+    /// The game is not under way yet: nothing can be chosen, laid or resigned.
+    Starting,
     /// This side chooses who moves first.
     Choose,
     /// The friend chooses.
@@ -155,7 +157,10 @@ impl IceTable {
             }
             Self::Friend(_) => {
                 let session = self.session()?;
-                let position = self.position()?;
+                let Some(position) = self.position() else {
+                    // Both nonces of the game's id are not in yet.
+                    return (!session.table().ended()).then_some(Before::Starting);
+                };
                 if position.game().is_some() || session.table().ended() {
                     return None;
                 }

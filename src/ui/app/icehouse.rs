@@ -353,6 +353,10 @@ impl IcePlay {
                 ui.label(t.get("ice-friend-chooses"));
                 return asked;
             }
+            Some(Before::Starting) => {
+                ui.label(t.get("arch-opening"));
+                return asked;
+            }
             _ => {}
         }
         let placed = self.table.game().is_some();
