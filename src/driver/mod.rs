@@ -72,7 +72,9 @@ pub use crate::net::{CircuitLimits, Config, Public, Reach, Route, Straight, run_
 pub use crate::session::archimedes as arch_table;
 pub use crate::session::icehouse as ice_table;
 // Every open game's table events, for shells that word them once.
-pub use crate::fair::table::open::{Note as OpenNote, OpenGame};
+pub use crate::fair::table::open::{
+    Note as OpenNote, OpenGame, Reason as OpenReason, Verdict as OpenVerdict,
+};
 pub use crate::session::open::Event as OpenEvent;
 pub use crate::session::{
     Command, CommandError, Event, GRACE_MS, Lie, Millis, Note, Owed, Played, Session, Table,

@@ -1,7 +1,7 @@
 //! What the Archimedes screen plays against: the computer in this process, or a friend over the network; one face for both, so the screen draws and takes moves alike.
 
 use crate::driver::arch::{EndReason, Level, Move, Played, Position, Side};
-use crate::driver::arch_table::{self as table, Note, Reason, Verdict};
+use crate::driver::arch_table::{self as table, Note};
 use crate::driver::{ArchimedesTable, Millis, Remote};
 use crate::rules::Seat;
 
@@ -22,12 +22,7 @@ pub(super) enum Seen {
 }
 
 /// How a game was decided, as the results screen says it.
-pub(super) struct Decided {
-    pub(super) winner: Option<Side>,
-    /// The message id of the reason, and the proven lie if it was one.
-    pub(super) why: &'static str,
-    pub(super) lie: Option<String>,
-}
+pub(super) type Decided = super::decided::Decided<Side>;
 
 impl ArchTable {
     fn session(&self) -> Option<&table::Session> {
@@ -176,24 +171,7 @@ impl ArchTable {
                 let session = self.session()?;
                 let verdict = session.table().settled()?;
                 let side = |seat: Seat| session.table().side(seat);
-                Some(match verdict {
-                    Verdict::Decided(outcome) => Decided {
-                        winner: outcome.winner.and_then(side),
-                        why: match outcome.reason {
-                            Reason::Rules(reason) => rules_reason(reason),
-                            Reason::Resigned => "arch-why-resigned",
-                            Reason::BothResigned => "arch-why-both-resigned",
-                            Reason::Forfeit => "arch-why-forfeit",
-                            Reason::DrawAgreed => "how-draw",
-                        },
-                        lie: None,
-                    },
-                    Verdict::Lie(lie) => Decided {
-                        winner: side(lie.liar.other()),
-                        why: "arch-why-lie",
-                        lie: Some(lie.to_string()),
-                    },
-                })
+                Some(Decided::settled(verdict, side, rules_reason))
             }
         }
     }

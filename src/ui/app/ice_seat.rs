@@ -1,7 +1,7 @@
 //! What the Icehouse screen plays against: the computer in this process, or a friend over the network (who chooses who moves first, both placements committed before either is shown); one face for both, so the screen lays, draws and acts alike.
 
 use crate::driver::ice::{Action, Fleet, Game, Goal, Level, Placed, Played, Side};
-use crate::driver::ice_table::{self as table, IcePlayed, Note, Owed, Reason, Verdict};
+use crate::driver::ice_table::{self as table, IcePlayed, Note, Owed};
 use crate::driver::{IcehouseError, IcehouseTable, Millis, Remote};
 use crate::rules::Seat;
 
@@ -21,12 +21,7 @@ pub(super) enum Seen {
 }
 
 /// How a game was decided, as the results say it.
-pub(super) struct Decided {
-    pub(super) winner: Option<Side>,
-    /// The message id of the reason, and the proven lie if it was one.
-    pub(super) why: &'static str,
-    pub(super) lie: Option<String>,
-}
+pub(super) type Decided = super::decided::Decided<Side>;
 
 /// Where a friend's table stands before the battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,24 +329,11 @@ impl IceTable {
                 let south = self.position().and_then(table::Position::south);
                 let side =
                     |seat: Seat| south.map(|s| if s == seat { Side::South } else { Side::North });
-                Some(match session.table().settled()? {
-                    Verdict::Decided(outcome) => Decided {
-                        winner: outcome.winner.and_then(side),
-                        why: match outcome.reason {
-                            Reason::Rules(reason) => rules_reason(reason),
-                            Reason::Resigned => "arch-why-resigned",
-                            Reason::BothResigned => "arch-why-both-resigned",
-                            Reason::Forfeit => "arch-why-forfeit",
-                            Reason::DrawAgreed => "how-draw",
-                        },
-                        lie: None,
-                    },
-                    Verdict::Lie(lie) => Decided {
-                        winner: side(lie.liar.other()),
-                        why: "arch-why-lie",
-                        lie: Some(lie.to_string()),
-                    },
-                })
+                Some(Decided::settled(
+                    session.table().settled()?,
+                    side,
+                    rules_reason,
+                ))
             }
         }
     }
