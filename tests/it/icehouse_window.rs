@@ -781,7 +781,14 @@ fn friends_offer_draws_play_again_and_resign_at_an_icehouse_table() {
     both_until(&mut host, &mut guest, "both laying again", |h, g| {
         has(h, "Lay your fleet") && has(g, "Lay your fleet")
     });
+    // Resign asks first: "No" plays on, "Yes" resigns.
     click(&mut host, "Resign");
+    assert!(has(&host, "Resign this game?"));
+    shot(&mut host, "icehouse_resign_asked.png");
+    click(&mut host, "No, play on");
+    assert!(!has(&host, "Resign this game?") && has(&host, "Lay your fleet"));
+    click(&mut host, "Resign");
+    click(&mut host, "Yes, resign");
     both_until(&mut host, &mut guest, "the resignation", |h, g| {
         has(h, "You lose.") && has(g, "You win!")
     });
