@@ -1,5 +1,6 @@
 //! The Icehouse results: who won and how (from the verdict), ships lost, shots fired and hit, turns, and what the window offers next.
 
+use super::super::totals;
 use super::{
     Action, Arg, Asked, IcePlay, RichText, Side, Size, Text, Vec2, against_name, kind_name,
 };
@@ -59,7 +60,7 @@ impl IcePlay {
                         ("against", Arg::from(against_name(t, kind.against))),
                         ("game", Arg::from(kind_name(t, kind))),
                     ];
-                    args.extend(super::super::totals::figures(totals.icehouse_tally(kind)));
+                    args.extend(totals::figures(totals.icehouse_tally(kind)));
                     ui.label(t.with("ice-totals", &args));
                 }
                 if friend && left {

@@ -1,5 +1,6 @@
 //! The Icehouse screen within the window: opening, resuming and counting its tables, and what its results ask of the window.
 
+use super::super::{IceSquadron, TotalsLost};
 use super::{
     Action, Armada, Asked, Fleet, Game, Goal, IcePlay, IceTable, IcehouseChoice, IcehouseGoal,
     IcehouseTable, Level, Millis, Mode, Point, Pose, Side, complete_placement, it, setup_problem,
@@ -13,8 +14,8 @@ impl Armada {
             setup: self.prefs.ice_setup.setup(),
             own: self.prefs.ice_setup.own(),
             squadron: match self.prefs.ice_squadron {
-                super::super::IceSquadron::Heavy => crate::driver::ice::Squadron::Heavy,
-                super::super::IceSquadron::Light => crate::driver::ice::Squadron::Light,
+                IceSquadron::Heavy => crate::driver::ice::Squadron::Heavy,
+                IceSquadron::Light => crate::driver::ice::Squadron::Light,
             },
             goal: self.prefs.ice_goal,
         }
@@ -168,10 +169,7 @@ impl Armada {
             None => crate::driver::Outcome::Drawn,
         };
         // The home screen says why nothing is counted.
-        if matches!(
-            self.totals_lost,
-            Some(super::super::TotalsLost::Unreadable(_))
-        ) {
+        if matches!(self.totals_lost, Some(TotalsLost::Unreadable(_))) {
             return false;
         }
         let (id, game) = (play.table.id(), play.table.game_number());

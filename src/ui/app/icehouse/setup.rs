@@ -1,5 +1,6 @@
 //! The Icehouse choices on the home screen (setup, goal, squadron, points fleet) and the words the screens name them by.
 
+use super::super::{IceSetupKind, IceSquadron, Mode, Prefs};
 use super::{Arg, Color32, Fleet, Goal, IcehouseGoal, Level, Side, Size, Text};
 
 /// Who the totals' line was played against.
@@ -79,17 +80,15 @@ pub(super) fn goal_name(t: &Text, goal: Goal, me: Side) -> String {
 
 /// The home card's choices for Icehouse Armada: the goal and the squadron; whether
 /// one changed.
-pub(in crate::ui::app) fn options(
-    ui: &mut egui::Ui,
-    t: &Text,
-    prefs: &mut super::super::Prefs,
-) -> bool {
-    use super::super::{IceSetupKind, IceSquadron};
+pub(in crate::ui::app) fn options(ui: &mut egui::Ui, t: &Text, prefs: &mut Prefs) -> bool {
     let before = (prefs.ice_goal, prefs.ice_squadron, prefs.ice_setup);
     ui.indent("ice_options", |ui| {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(t.get("ice-goal"));
-            for (choice, id) in [
+        choice_row(
+            ui,
+            t,
+            "ice-goal",
+            &mut prefs.ice_goal,
+            &[
                 (IcehouseGoal::SinkAll, "ice-goal-sink"),
                 (IcehouseGoal::Flagship, "ice-goal-flagship"),
                 (
@@ -104,29 +103,20 @@ pub(in crate::ui::app) fn options(
                     },
                     "ice-goal-defend",
                 ),
-            ] {
-                ui.radio_value(&mut prefs.ice_goal, choice, t.get(id));
-            }
-        });
+            ],
+        );
         let setup = &mut prefs.ice_setup;
-        ui.horizontal_wrapped(|ui| {
-            ui.label(t.get("ice-setup"));
-            ui.radio_value(
-                &mut setup.kind,
-                IceSetupKind::Basic,
-                t.get("ice-setup-basic"),
-            );
-            ui.radio_value(
-                &mut setup.kind,
-                IceSetupKind::Advanced,
-                t.get("ice-setup-advanced"),
-            );
-            ui.radio_value(
-                &mut setup.kind,
-                IceSetupKind::Points,
-                t.get("ice-setup-points"),
-            );
-        });
+        choice_row(
+            ui,
+            t,
+            "ice-setup",
+            &mut setup.kind,
+            &[
+                (IceSetupKind::Basic, "ice-setup-basic"),
+                (IceSetupKind::Advanced, "ice-setup-advanced"),
+                (IceSetupKind::Points, "ice-setup-points"),
+            ],
+        );
         let count = |ui: &mut egui::Ui, value: &mut u8, least: u8, id: &str| {
             ui.add(egui::DragValue::new(value).range(least..=4));
             ui.label(t.get(id));
@@ -145,30 +135,41 @@ pub(in crate::ui::app) fn options(
             IceSetupKind::Points => points_editor(ui, t, &mut setup.own),
         }
         if setup.kind != IceSetupKind::Points {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(t.get("ice-squadron"));
-                ui.radio_value(
-                    &mut prefs.ice_squadron,
-                    IceSquadron::Heavy,
-                    t.get("ice-heavy"),
-                );
-                ui.radio_value(
-                    &mut prefs.ice_squadron,
-                    IceSquadron::Light,
-                    t.get("ice-light"),
-                );
-            });
+            choice_row(
+                ui,
+                t,
+                "ice-squadron",
+                &mut prefs.ice_squadron,
+                &[
+                    (IceSquadron::Heavy, "ice-heavy"),
+                    (IceSquadron::Light, "ice-light"),
+                ],
+            );
         }
     });
     before != (prefs.ice_goal, prefs.ice_squadron, prefs.ice_setup)
 }
 
+/// One line of choices: its name, then a radio button for each (value, message id).
+fn choice_row<V: PartialEq + Copy>(
+    ui: &mut egui::Ui,
+    t: &Text,
+    name: &str,
+    value: &mut V,
+    choices: &[(V, &str)],
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(t.get(name));
+        for &(choice, id) in choices {
+            ui.radio_value(value, choice, t.get(id));
+        }
+    });
+}
+
 /// Why the Icehouse setup chosen at home cannot open a table, if it cannot: a
 /// points fleet not worth 12.
-pub(in crate::ui::app) fn setup_problem(t: &Text, prefs: &super::super::Prefs) -> Option<String> {
-    if prefs.mode != super::super::Mode::Icehouse
-        || prefs.ice_setup.kind != super::super::IceSetupKind::Points
-    {
+pub(in crate::ui::app) fn setup_problem(t: &Text, prefs: &Prefs) -> Option<String> {
+    if prefs.mode != Mode::Icehouse || prefs.ice_setup.kind != IceSetupKind::Points {
         return None;
     }
     let own = prefs.ice_setup.own();
