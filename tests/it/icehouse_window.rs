@@ -792,6 +792,10 @@ fn friends_offer_draws_play_again_and_resign_at_an_icehouse_table() {
     both_until(&mut host, &mut guest, "the resignation", |h, g| {
         has(h, "You lose.") && has(g, "You win!")
     });
+    // A game resigned while laying offers nothing more to lay.
+    for side in [&host, &guest] {
+        assert!(!has(side, "Place the rest automatically") && !has(side, "Lay your fleet"));
+    }
     assert!(has(&guest, "A player resigned."));
     for side in ["host", "guest"] {
         let report = saved_report(&dir.path().join(side));

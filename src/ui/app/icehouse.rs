@@ -399,7 +399,7 @@ impl IcePlay {
                 ui.set_width(PANEL);
                 if placed {
                     self.battle_panel(ui, now, t);
-                } else {
+                } else if !self.table.ended() {
                     self.placing_panel(ui, now, t);
                 }
                 if placed && !self.table.ended() {
