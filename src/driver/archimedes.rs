@@ -3,8 +3,6 @@
 //! caller's. There is nothing hidden in this game, so no session and no signatures
 //! (a friend's table will need them; the computer cannot lie to itself).
 
-use std::collections::VecDeque;
-
 use rand::SeedableRng as _;
 use rand::rngs::ChaCha8Rng;
 
@@ -12,7 +10,7 @@ use crate::archimedes::{Level, Move, MoveError, Played, Position, Side, choose};
 use crate::session::Millis;
 use crate::store::{ArchimedesGame, Store};
 
-use super::THINK_MS;
+use super::pace::Pace;
 
 /// The table: the position, who plays which fleet, and when the computer moves.
 #[derive(Debug)]
@@ -21,12 +19,7 @@ pub struct ArchimedesTable {
     position: Position,
     store: Option<Store>,
     rng: ChaCha8Rng,
-    /// When the computer moves next (it is its turn).
-    due: Option<Millis>,
-    /// Moves played and not yet taken by the shell.
-    played: VecDeque<Played>,
-    /// How long the computer thinks before it moves.
-    think: Millis,
+    pace: Pace<Played>,
 }
 
 impl ArchimedesTable {
@@ -40,9 +33,7 @@ impl ArchimedesTable {
             position,
             store,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            due: None,
-            played: VecDeque::new(),
-            think: THINK_MS,
+            pace: Pace::new(),
         };
         table.save()?;
         Ok(table)
@@ -60,9 +51,7 @@ impl ArchimedesTable {
             position,
             store: Some(store),
             rng: ChaCha8Rng::seed_from_u64(seed),
-            due: None,
-            played: VecDeque::new(),
-            think: THINK_MS,
+            pace: Pace::new(),
         };
         table.schedule(now);
         Ok(Some(table))
@@ -71,7 +60,7 @@ impl ArchimedesTable {
     /// The computer moves as soon as it is asked (tests and measurements).
     #[must_use]
     pub fn without_pauses(mut self) -> Self {
-        self.think = 0;
+        self.pace.without_pauses();
         self
     }
 
@@ -112,7 +101,7 @@ impl ArchimedesTable {
     pub fn resign(&mut self) -> Result<(), MoveError> {
         self.position.resign(self.game.person)?;
         self.game.resigned = Some(self.game.person);
-        self.due = None;
+        self.pace.stop();
         // The resignation stands in the position whether or not the disk took it.
         let _ = self.save();
         Ok(())
@@ -120,15 +109,14 @@ impl ArchimedesTable {
 
     /// When [`ArchimedesTable::handle_timeout`] should next be called.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        self.due
+        self.pace.due()
     }
 
     /// The computer moves if its time has come.
     pub fn handle_timeout(&mut self, now: Millis) {
-        if self.due.is_none_or(|due| now < due) {
+        if !self.pace.take_due(now) {
             return;
         }
-        self.due = None;
         if let Some(mv) = choose(&self.position, self.game.level, &mut self.rng) {
             // The computer only chooses legal moves.
             let _ = self.apply(mv);
@@ -137,7 +125,7 @@ impl ArchimedesTable {
 
     /// The next move played (either side's), for the shell to show.
     pub fn poll_played(&mut self) -> Option<Played> {
-        self.played.pop_front()
+        self.pace.pop()
     }
 
     fn apply(&mut self, mv: Move) -> Result<(), MoveError> {
@@ -145,13 +133,13 @@ impl ArchimedesTable {
         self.game.moves.push(mv);
         // A move the disk refused is still played; the next save carries it.
         let _ = self.save();
-        self.played.push_back(played);
+        self.pace.push(played);
         Ok(())
     }
 
     fn schedule(&mut self, now: Millis) {
-        self.due = (!self.position.is_over() && self.position.mover() != self.game.person)
-            .then_some(now + self.think);
+        let computer = !self.position.is_over() && self.position.mover() != self.game.person;
+        self.pace.schedule(now, computer);
     }
 
     fn save(&self) -> Result<(), String> {

@@ -3,8 +3,6 @@
 //! actions in, the computer's actions one by one after a moment's thought, each saved
 //! before it is shown; the clock is the caller's.
 
-use std::collections::VecDeque;
-
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt as _, SeedableRng as _};
 
@@ -15,7 +13,7 @@ use crate::icehouse::{
 use crate::session::Millis;
 use crate::store::{IcehouseGame, Store};
 
-use super::THINK_MS;
+use super::pace::Pace;
 
 /// What the person chose at home.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,11 +89,7 @@ pub struct IcehouseTable {
     game: Option<Game>,
     store: Option<Store>,
     rng: ChaCha8Rng,
-    /// When the computer acts next (it is its turn).
-    due: Option<Millis>,
-    /// Actions played and not yet taken by the shell.
-    played: VecDeque<Played>,
-    think: Millis,
+    pace: Pace<Played>,
 }
 
 impl IcehouseTable {
@@ -150,9 +144,7 @@ impl IcehouseTable {
             game: None,
             store,
             rng,
-            due: None,
-            played: VecDeque::new(),
-            think: THINK_MS,
+            pace: Pace::new(),
         };
         table.save()?;
         Ok(table)
@@ -170,9 +162,7 @@ impl IcehouseTable {
             game,
             store: Some(store),
             rng: ChaCha8Rng::seed_from_u64(seed),
-            due: None,
-            played: VecDeque::new(),
-            think: THINK_MS,
+            pace: Pace::new(),
         };
         table.schedule(now);
         Ok(Some(table))
@@ -181,7 +171,7 @@ impl IcehouseTable {
     /// The computer acts as soon as it is asked (tests and measurements).
     #[must_use]
     pub fn without_pauses(mut self) -> Self {
-        self.think = 0;
+        self.pace.without_pauses();
         self
     }
 
@@ -278,23 +268,22 @@ impl IcehouseTable {
             return;
         }
         self.saved.resigned = Some(self.person());
-        self.due = None;
+        self.pace.stop();
         // The resignation stands whether or not the disk took it.
         let _ = self.save();
     }
 
     /// When [`IcehouseTable::handle_timeout`] should next be called.
     pub const fn poll_timeout(&self) -> Option<Millis> {
-        self.due
+        self.pace.due()
     }
 
     /// The computer plays one action if its time has come (its turn shows action by
     /// action, each after a pause).
     pub fn handle_timeout(&mut self, now: Millis) {
-        if self.due.is_none_or(|due| now < due) {
+        if !self.pace.take_due(now) {
             return;
         }
-        self.due = None;
         let Some(game) = &self.game else { return };
         let action = choose(game, self.saved.level, &mut self.rng);
         // The computer only proposes what the rules accept; a refusal would end its
@@ -307,7 +296,7 @@ impl IcehouseTable {
 
     /// The next action played (either side's), for the shell to show.
     pub fn poll_played(&mut self) -> Option<Played> {
-        self.played.pop_front()
+        self.pace.pop()
     }
 
     fn apply(&mut self, action: Action) -> Result<Played, IcehouseError> {
@@ -316,7 +305,7 @@ impl IcehouseTable {
         self.saved.actions.push(action);
         // An action the disk refused is still played; the next save carries it.
         let _ = self.save();
-        self.played.push_back(played);
+        self.pace.push(played);
         Ok(played)
     }
 
@@ -326,7 +315,7 @@ impl IcehouseTable {
                 .game
                 .as_ref()
                 .is_some_and(|g| g.to_move() != self.person());
-        self.due = computer.then_some(now + self.think);
+        self.pace.schedule(now, computer);
     }
 
     fn save(&self) -> Result<(), String> {

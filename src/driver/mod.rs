@@ -23,6 +23,7 @@ mod icehouse;
 #[cfg(feature = "net")]
 mod lan;
 mod local;
+mod pace;
 #[cfg(feature = "net")]
 mod player;
 #[cfg(feature = "net")]
