@@ -187,7 +187,6 @@ impl ArchimedesKind {
     }
 }
 
-/// Every kind's tally, and which games were counted.
 /// Who Icehouse Armada was played against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IcehouseAgainst {
@@ -229,6 +228,7 @@ impl IcehouseKind {
     }
 }
 
+/// Every kind's tally, and which games were counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     tallies: BTreeMap<Kind, Tally>,
@@ -253,11 +253,14 @@ impl Totals {
         let Some(outcome) = Outcome::of(verdict, me) else {
             return false;
         };
-        if !self.counted.entry(*table).or_default().insert(game) {
-            return false;
-        }
-        self.tallies.entry(kind).or_default().add(outcome);
-        true
+        count_once(
+            &mut self.counted,
+            &mut self.tallies,
+            kind,
+            table,
+            game,
+            outcome,
+        )
     }
 
     /// Counts game `game` of the Archimedes table (or game against the computer)
@@ -270,14 +273,16 @@ impl Totals {
         game: u32,
         outcome: Outcome,
     ) -> bool {
-        if !self.counted.entry(*id).or_default().insert(game) {
-            return false;
-        }
-        self.archimedes.entry(kind).or_default().add(outcome);
-        true
+        count_once(
+            &mut self.counted,
+            &mut self.archimedes,
+            kind,
+            id,
+            game,
+            outcome,
+        )
     }
 
-    /// The tally of an Archimedes `kind` (zero if none was played).
     /// Counts a game of Icehouse Armada once, by its table (or saved game) and
     /// number; whether it was counted now.
     pub fn record_icehouse(
@@ -287,13 +292,17 @@ impl Totals {
         game: u32,
         outcome: Outcome,
     ) -> bool {
-        if !self.counted.entry(*id).or_default().insert(game) {
-            return false;
-        }
-        self.icehouse.entry(kind).or_default().add(outcome);
-        true
+        count_once(
+            &mut self.counted,
+            &mut self.icehouse,
+            kind,
+            id,
+            game,
+            outcome,
+        )
     }
 
+    /// The tally of an Icehouse `kind` (zero if none was played).
     pub fn icehouse_tally(&self, kind: IcehouseKind) -> Tally {
         self.icehouse.get(&kind).copied().unwrap_or_default()
     }
@@ -303,6 +312,7 @@ impl Totals {
         self.icehouse.iter().map(|(kind, tally)| (*kind, *tally))
     }
 
+    /// The tally of an Archimedes `kind` (zero if none was played).
     pub fn archimedes_tally(&self, kind: ArchimedesKind) -> Tally {
         self.archimedes.get(&kind).copied().unwrap_or_default()
     }
@@ -409,6 +419,24 @@ impl Totals {
                 .collect(),
         }
     }
+}
+
+/// Adds `outcome` to `kind`'s tally unless game `game` of table `table` was counted
+/// before, whatever its game: a table's games are numbered once across kinds. Whether
+/// it was counted now.
+fn count_once<K: Ord>(
+    counted: &mut BTreeMap<[u8; 32], BTreeSet<u32>>,
+    tallies: &mut BTreeMap<K, Tally>,
+    kind: K,
+    table: &[u8; 32],
+    game: u32,
+    outcome: Outcome,
+) -> bool {
+    if !counted.entry(*table).or_default().insert(game) {
+        return false;
+    }
+    tallies.entry(kind).or_default().add(outcome);
+    true
 }
 
 /// `totals.json` as written.
