@@ -18,6 +18,8 @@ use crate::driver::ice::{
 };
 use crate::driver::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable, Millis};
 
+#[cfg(feature = "bench")]
+mod bench;
 mod controls;
 mod placing;
 mod results;
