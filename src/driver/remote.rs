@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
+use armada_proto::GameKind;
 use tokio::sync::mpsc;
 
 use super::game::Game;
@@ -326,6 +327,31 @@ impl Drop for Joining {
     }
 }
 
+/// A reached table and what joining it needs, whichever game it turns out to play.
+struct Join<'a, H> {
+    store: Store,
+    config: Config,
+    wake: Arc<dyn Fn() + Send + Sync>,
+    reached: super::Reached,
+    say: super::flows::Say<'a>,
+    hand_over: H,
+}
+
+impl<H: FnOnce(Pending)> Join<'_, H> {
+    /// Joins as game `G`: the window gets its `Remote` (wrapped by `wrap`) at
+    /// once, and hears how the table ended once it has.
+    async fn play<G: Game>(self, wrap: fn(Box<Remote<G>>) -> Pending) {
+        let (remote, seating, stop) = Remote::<G>::parts(self.store, self.config, self.wake);
+        let watch = seating.watch.clone();
+        (self.hand_over)(wrap(Box::new(remote)));
+        let table = super::join_reached(seating, self.reached, self.say);
+        let result = Box::pin(until_stopped(table, stop)).await;
+        if let Some(watch) = watch {
+            ended(&watch, result);
+        }
+    }
+}
+
 /// A friend's table on screen, once both players are in.
 #[derive(Debug)]
 pub enum Ready {
@@ -335,8 +361,8 @@ pub enum Ready {
 }
 
 impl Pending {
-    /// Opens a table with `settings` (the sea battle's or Archimedes'); the timer
-    /// switch (the sea battle's) as it stands at first.
+    /// Opens a table with `settings`, of whichever game they name; the timer switch
+    /// (the sea battle's) as it stands at first.
     pub fn host(
         store: Store,
         config: Config,
@@ -344,12 +370,16 @@ impl Pending {
         timer: bool,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
-        if matches!(settings.game, armada_proto::GameKind::Archimedes { .. }) {
-            Self::Archimedes(Box::new(Remote::host(store, config, settings, timer, wake)))
-        } else if matches!(settings.game, armada_proto::GameKind::Icehouse { .. }) {
-            Self::Icehouse(Box::new(Remote::host(store, config, settings, timer, wake)))
-        } else {
-            Self::Sea(Box::new(Remote::host(store, config, settings, timer, wake)))
+        match settings.game {
+            GameKind::Archimedes { .. } => {
+                Self::Archimedes(Box::new(Remote::host(store, config, settings, timer, wake)))
+            }
+            GameKind::Icehouse { .. } => {
+                Self::Icehouse(Box::new(Remote::host(store, config, settings, timer, wake)))
+            }
+            GameKind::Armada | GameKind::Classic { .. } => {
+                Self::Sea(Box::new(Remote::host(store, config, settings, timer, wake)))
+            }
         }
     }
 
@@ -402,35 +432,19 @@ impl Pending {
                         return;
                     }
                 };
-                if matches!(reached.game, armada_proto::GameKind::Icehouse { .. }) {
-                    let (remote, seating, stop) = Remote::<IceSession>::parts(store, config, wake);
-                    let watch = seating.watch.clone();
-                    hand_over(&tx, Pending::Icehouse(Box::new(remote)));
-                    let table = super::join_reached(seating, reached, &mut say);
-                    let result = Box::pin(until_stopped(table, stop)).await;
-                    if let Some(watch) = watch {
-                        ended(&watch, result);
-                    }
-                    return;
-                }
-                if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
-                    let (remote, seating, stop) = Remote::<ArchSession>::parts(store, config, wake);
-                    let watch = seating.watch.clone();
-                    hand_over(&tx, Pending::Archimedes(Box::new(remote)));
-                    let table = super::join_reached(seating, reached, &mut say);
-                    let result = Box::pin(until_stopped(table, stop)).await;
-                    if let Some(watch) = watch {
-                        ended(&watch, result);
-                    }
-                } else {
-                    let (remote, seating, stop) = Remote::<Session>::parts(store, config, wake);
-                    let watch = seating.watch.clone();
-                    hand_over(&tx, Pending::Sea(Box::new(remote)));
-                    let table = super::join_reached(seating, reached, &mut say);
-                    let result = Box::pin(until_stopped(table, stop)).await;
-                    if let Some(watch) = watch {
-                        ended(&watch, result);
-                    }
+                let game = reached.game;
+                let join = Join {
+                    store,
+                    config,
+                    wake,
+                    reached,
+                    say: &mut say,
+                    hand_over: |pending| hand_over(&tx, pending),
+                };
+                match game {
+                    GameKind::Icehouse { .. } => join.play(Pending::Icehouse).await,
+                    GameKind::Archimedes { .. } => join.play(Pending::Archimedes).await,
+                    GameKind::Armada | GameKind::Classic { .. } => join.play(Pending::Sea).await,
                 }
             });
         });
