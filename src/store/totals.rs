@@ -11,12 +11,36 @@ use crate::ai::Level;
 use crate::rules::{Seat, Variant};
 use crate::session::Verdict;
 
-/// Who the games were played against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Against {
-    Computer(Level),
+/// Who a game was played against: a computer level of its game, or a friend (listed
+/// after the levels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Opponent<L> {
+    Computer(L),
     Friend,
 }
+
+impl<L: std::fmt::Display> Opponent<L> {
+    /// The name the totals file keeps: the level's, or `friend`.
+    fn name(self) -> String {
+        match self {
+            Self::Computer(level) => level.to_string(),
+            Self::Friend => "friend".to_owned(),
+        }
+    }
+}
+
+impl<L: std::str::FromStr> Opponent<L> {
+    /// The opponent a name in the totals file stands for, if any.
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "friend" => Some(Self::Friend),
+            level => Some(Self::Computer(level.parse().ok()?)),
+        }
+    }
+}
+
+/// Who sea battles were played against.
+pub type Against = Opponent<Level>;
 
 /// The totals' key: the opponent and the variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,10 +68,7 @@ impl Kind {
     }
 
     fn names(self) -> (String, String) {
-        let against = match self.against {
-            Against::Computer(level) => level.to_string(),
-            Against::Friend => "friend".to_owned(),
-        };
+        let against = self.against.name();
         let variant = match self.variant {
             Variant::Armada => "armada".to_owned(),
             Variant::Classic(size) => format!("classic-{}", size.side()),
@@ -56,10 +77,7 @@ impl Kind {
     }
 
     fn from_names(against: &str, variant: &str) -> Option<Self> {
-        let against = match against {
-            "friend" => Against::Friend,
-            level => Against::Computer(level.parse().ok()?),
-        };
+        let against = Against::parse(against)?;
         let variant = match variant {
             "armada" => Variant::Armada,
             classic => Variant::classic(classic.strip_prefix("classic-")?.parse().ok()?).ok()?,
@@ -152,12 +170,8 @@ impl Tally {
     }
 }
 
-/// Who Archimedes was played against: a computer level, or a friend (listed last).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ArchimedesAgainst {
-    Computer(crate::archimedes::Level),
-    Friend,
-}
+/// Who Archimedes was played against.
+pub type ArchimedesAgainst = Opponent<crate::archimedes::Level>;
 
 /// The totals' key for Archimedes: the opponent and the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -172,27 +186,13 @@ impl ArchimedesKind {
     fn from_names(against: &str, board: &str) -> Option<Self> {
         let side: u8 = board.strip_prefix(Self::PREFIX)?.parse().ok()?;
         crate::archimedes::SIZES.contains(&side).then_some(())?;
-        let against = match against {
-            "friend" => ArchimedesAgainst::Friend,
-            level => ArchimedesAgainst::Computer(level.parse().ok()?),
-        };
+        let against = ArchimedesAgainst::parse(against)?;
         Some(Self { against, side })
-    }
-
-    fn against_name(self) -> String {
-        match self.against {
-            ArchimedesAgainst::Computer(level) => level.to_string(),
-            ArchimedesAgainst::Friend => "friend".to_owned(),
-        }
     }
 }
 
 /// Who Icehouse Armada was played against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum IcehouseAgainst {
-    Computer(crate::icehouse::Level),
-    Friend,
-}
+pub type IcehouseAgainst = Opponent<crate::icehouse::Level>;
 
 /// The totals' key for Icehouse Armada: the opponent and the person's squadron.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,18 +211,12 @@ impl IcehouseKind {
             "light" => false,
             _ => return None,
         };
-        let against = match against {
-            "friend" => IcehouseAgainst::Friend,
-            level => IcehouseAgainst::Computer(level.parse().ok()?),
-        };
+        let against = IcehouseAgainst::parse(against)?;
         Some(Self { against, heavy })
     }
 
     fn names(self) -> (String, String) {
-        let against = match self.against {
-            IcehouseAgainst::Computer(level) => level.to_string(),
-            IcehouseAgainst::Friend => "friend".to_owned(),
-        };
+        let against = self.against.name();
         let squadron = if self.heavy { "heavy" } else { "light" };
         (against, format!("{}{squadron}", Self::PREFIX))
     }
@@ -399,7 +393,7 @@ impl Totals {
                     }
                 })
                 .chain(self.archimedes.iter().map(|(kind, tally)| Entry {
-                    against: kind.against_name(),
+                    against: kind.against.name(),
                     variant: format!("{}{}", ArchimedesKind::PREFIX, kind.side),
                     tally: *tally,
                 }))
