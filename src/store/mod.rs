@@ -59,6 +59,7 @@ use sha2::Digest as _;
 use crate::ai::Level;
 use crate::fair::sign::Identity;
 use crate::session::archimedes::Session as ArchimedesSession;
+use crate::session::icehouse::Session as IcehouseSession;
 use crate::session::{Session, TableGame, TableSession};
 
 /// The game of Archimedes against the computer.
@@ -324,10 +325,11 @@ impl Store {
             .ok()
             .and_then(|bytes| armada_proto::decode_transcript_prefix(&bytes).ok())
             // Which game the table plays may be what is damaged: the longest run
-            // either game's observer takes in.
+            // any game's observer takes in.
             .map_or(0, |(saved, _)| {
                 Session::intact(*table, &saved.frames)
                     .max(ArchimedesSession::intact(*table, &saved.frames))
+                    .max(IcehouseSession::intact(*table, &saved.frames))
             });
         Damaged {
             table: *table,

@@ -1,6 +1,7 @@
 //! The edges of an Icehouse Armada table between friends: a side that leaves while
 //! the fleets are being placed, and a saved session whose kept placement was
-//! damaged on disk (refused on restore, never revealed as a lie about a friend).
+//! damaged on disk (refused on restore, never revealed as a lie about a friend, its
+//! intact frames counted).
 
 use armada::fair::sign::Identity;
 use armada::fair::table::open::{Outcome, Reason, Verdict};
@@ -151,4 +152,64 @@ fn a_saved_placement_damaged_on_disk_is_refused_on_restore_and_never_revealed() 
     for cut in [1, saved.len() / 2, saved.len() - 1] {
         assert!(Session::restore_with(table.ids[0].clone(), &saved[..cut], &journal, 0).is_err());
     }
+}
+
+#[test]
+fn a_damaged_icehouse_save_names_how_much_of_its_transcript_is_intact() {
+    let mut table = Table::new();
+    table.host_committed();
+    // The guest places too, and both sides act: frames only an Icehouse table takes.
+    let Owed::Place(side, fleet, goal) = table.sides[1].owed() else {
+        panic!("the guest places: {:?}", table.sides[1].owed());
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let ships = ice::random_placement(side, fleet.unwrap_or(Fleet::LIGHT), goal, &mut rng);
+    table.command(Seat::Guest, Command::Place(ships));
+    let mut acted = 0;
+    for _ in 0..200 {
+        let Some(seat) = [Seat::Host, Seat::Guest]
+            .into_iter()
+            .find(|s| table.sides[s.index()].owed() == Owed::Act)
+        else {
+            break;
+        };
+        let position = table.sides[seat.index()].table().position().cloned();
+        let Some(game) = position.as_ref().and_then(|p| p.game()) else {
+            break;
+        };
+        let action = ice::choose(game, ice::Level::Easy, &mut rng);
+        table.command(seat, Command::Act(action));
+        acted += 1;
+        if acted == 12 {
+            break;
+        }
+    }
+    assert_eq!(acted, 12, "both sides act");
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let host = &table.sides[0];
+    store.save(host).unwrap();
+    let id = host.table().id();
+    let path = store.session_path(&id);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&path, &bytes).unwrap();
+
+    let error = store
+        .restore::<Session>(&id, table.ids[0].clone(), 0)
+        .expect_err("a damaged session is refused");
+    let damaged = error
+        .downcast_ref::<armada::store::Damaged>()
+        .unwrap_or_else(|| panic!("a damaged save is named as such, not {error:#}"));
+    // Every frame of the transcript is an Icehouse table's, and all of it holds.
+    assert!(host.table().transcript_len() > 2);
+    assert_eq!(damaged.intact, host.table().transcript_len());
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("first {} frames are intact", damaged.intact)),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing was written");
 }
