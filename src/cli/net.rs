@@ -191,7 +191,7 @@ pub fn network(flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
     runtime.block_on(flow(&mut say))
 }
 
-/// `armada host`: opens a table with `settings` (either game's) and plays it.
+/// `armada host`: opens a table with `settings` (any game's) and plays it.
 pub fn host(net: &NetArgs, settings: armada_proto::Settings, timer: bool, lan: bool) -> Result<u8> {
     fn host_as<G: Shell>(
         net: &NetArgs,
@@ -236,7 +236,7 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
             &armada::driver::join_reached(seating, reached, say).await?,
         ))
     }
-    // A level neither game has is refused before anything is sent.
+    // A level no game has is refused before anything is sent.
     if let Some(level) = &net.bot {
         anyhow::ensure!(
             Session::bot(level, 1).is_ok()

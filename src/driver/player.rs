@@ -1,5 +1,5 @@
 //! Who plays a side at a network table: a computer level, a person typing moves, or
-//! a person in the window — of either game.
+//! a person in the window — of any game.
 
 use tokio::sync::mpsc;
 

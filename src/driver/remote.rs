@@ -297,7 +297,7 @@ fn ended<G: Game>(watch: &Watch<G>, result: anyhow::Result<Option<super::TableOu
     }
 }
 
-/// A friend's table on its way to the window, of either game.
+/// A friend's table on its way to the window, of any game.
 #[derive(Debug)]
 pub enum Pending {
     Sea(Box<Remote>),

@@ -171,6 +171,18 @@ async fn reseat(
     Ok((node, reach))
 }
 
+/// This side's seat and the other side's signing key, as the saved session of game
+/// `S` has them, when the table restores as that game.
+fn signed_seat<S: TableSession>(
+    store: &Store,
+    id: &[u8; 32],
+    identity: &crate::fair::sign::Identity,
+) -> Option<(Seat, Option<crate::fair::hash::Hash>)> {
+    let session = store.restore::<S>(id, identity.clone(), 0).ok()??;
+    let seat = session.seat();
+    Some((seat, session.key(seat.other())))
+}
+
 /// A saved table whose meta is `damaged`: tells the other player at once that the
 /// table cannot go on (at most `TELL_GONE_MS`), as a damaged session does. The seat and
 /// the other player come from the signed frames when the session still restores,
@@ -184,13 +196,10 @@ pub async fn tell_damaged(
     let id = damaged.table;
     let identity = store.identity()?;
     let hint = store.meta_unchecked(&id);
-    let signed = match store.restore::<Session>(&id, identity.clone(), 0) {
-        Ok(Some(s)) => Some((s.seat(), TableSession::key(&s, s.seat().other()))),
-        _ => match store.restore::<crate::session::archimedes::Session>(&id, identity.clone(), 0) {
-            Ok(Some(s)) => Some((s.seat(), TableSession::key(&s, s.seat().other()))),
-            _ => None,
-        },
-    };
+    // Whichever game the table plays: the session that restores says who sits where.
+    let signed = signed_seat::<Session>(store, &id, &identity)
+        .or_else(|| signed_seat::<crate::session::archimedes::Session>(store, &id, &identity))
+        .or_else(|| signed_seat::<crate::session::icehouse::Session>(store, &id, &identity));
     let seat = signed
         .map(|(seat, _)| seat)
         .or_else(|| hint.as_ref().map(|m| Seat::from(m.seat)));
