@@ -582,7 +582,7 @@ pub async fn reach(
         },
     };
     say(&format!("connected to the host {peer}"));
-    // The sea battle's guest says the hello both games' guests would.
+    // The sea battle's guest says the hello every game's guest would.
     let mut hello = match &key {
         Some(key) => Session::guest_by_code(identity, invite.secret, key),
         None => Session::guest(identity, invite.secret),

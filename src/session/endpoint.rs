@@ -3,7 +3,7 @@
 //! A game's session keeps an [`Endpoint`] over its table observer ([`Observe`]) and
 //! implements [`Wired`]: how it reacts to what its table learnt. Taking frames in
 //! ([`Wired::take_wire`], [`Wired::take_message`]) is then the same code for every
-//! game, so both games admit, refuse, hold and resync a peer's frames alike.
+//! game, so every game admits, refuses, holds and resyncs a peer's frames alike.
 
 use std::collections::{BTreeMap, VecDeque};
 

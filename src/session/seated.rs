@@ -1,6 +1,6 @@
-//! What the driver and the store need of a table's session, whichever game it plays: the sea battle's [`super::Session`] and Archimedes' [`super::archimedes::Session`] both fit.
+//! What the driver and the store need of a table's session, whichever game it plays: the sea battle's [`super::Session`], Archimedes' [`super::archimedes::Session`] and Icehouse Armada's [`super::icehouse::Session`] all fit.
 //!
-//! One driver pumps stream ↔ session ↔ store for both games, so everything it asks
+//! One driver pumps stream ↔ session ↔ store for every game, so everything it asks
 //! of a session is here, and nothing game-specific is: the game's own commands and
 //! events pass through it untouched, as associated types.
 
