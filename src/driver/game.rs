@@ -1,4 +1,4 @@
-//! What a seat at a network table needs of its game beyond the session: the game's computer player and the commands a person types, so that one driver plays the sea battle and Archimedes alike.
+//! What a seat at a network table needs of its game beyond the session: the game's computer player and the commands a person types, so that one driver plays the sea battle, Archimedes and Icehouse Armada alike.
 
 use crate::rules::Seat;
 use crate::session::archimedes::{self as arch, Owed as ArchOwed};
