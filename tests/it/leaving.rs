@@ -336,7 +336,10 @@ fn person_leaves(exit: Exit, game: u32, at: usize) -> Left {
     }
     assert!(left, "the moment came: {said:?}");
     let code = exit_of(&mut person);
-    said.extend(lines.try_iter());
+    // The pipes' reader threads may still be behind the exit: read until both close.
+    while let Ok(line) = lines.recv_timeout(PROMPT) {
+        said.push(line);
+    }
     if !matches!(exit, Exit::Killed) {
         assert_eq!(code, 0, "{said:?}");
     }
