@@ -11,17 +11,26 @@ export ARMADA_NO_PUBLIC=1
 tag=$$
 dir=$(mktemp -d)
 made=()
+failed=
 cleanup() {
     for ns in "${made[@]}"; do
         ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
         ip netns del "$ns" 2>/dev/null || true
     done
     if [ -n "${KEEP:-}" ]; then echo "kept $dir" >&2; else rm -rf "$dir"; fi
+    # Last, after the shell's notes on the nodes it killed: a report that keeps only
+    # the tail of a long output still shows why.
+    if [ -n "$failed" ]; then echo "$script: FAILED: $failed" >&2; fi
 }
 trap cleanup EXIT
+# fail WHY…: the tail of every node's log, then WHY (once more at the very end).
 fail() {
+    failed=$*
     echo "$script: $*" >&2
-    for f in "$dir"/*.log; do echo "== $f" >&2; cat "$f" >&2; done
+    for f in "$dir"/*.log; do
+        echo "== $f (last 40 lines)" >&2
+        tail -n 40 "$f" >&2
+    done
     exit 1
 }
 
