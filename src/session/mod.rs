@@ -19,7 +19,7 @@ pub mod open;
 mod seated;
 mod snapshot;
 
-pub use seated::{TableGame, TableSession};
+pub use seated::{EachGame, TableGame, TableSession};
 pub use snapshot::RestoreError;
 
 /// The absent player's grace unless the host chooses another.

@@ -25,9 +25,29 @@ pub enum TableGame {
 }
 
 impl TableGame {
+    /// Every game a table can play: the one list a new game joins (besides [`Self::ask`]).
+    pub const ALL: [Self; 3] = [Self::Sea, Self::Archimedes, Self::Icehouse];
+
     pub fn is_sea(&self) -> bool {
         *self == Self::Sea
     }
+
+    /// Puts `question` to this game's session type.
+    pub fn ask(self, question: &mut impl EachGame) {
+        match self {
+            Self::Sea => question.game::<super::Session>(),
+            Self::Archimedes => question.game::<super::archimedes::Session>(),
+            Self::Icehouse => question.game::<super::icehouse::Session>(),
+        }
+    }
+}
+
+/// A question put to a game's session type, asked of every game in turn by
+/// `for game in TableGame::ALL { game.ask(&mut question) }` — a generic method,
+/// since a closure cannot be generic over the game.
+pub trait EachGame {
+    /// What the question makes of the game whose session is `S`.
+    fn game<S: TableSession>(&mut self);
 }
 
 /// One side of a table between two peers, sans-IO, as the driver and store see it.
@@ -322,5 +342,31 @@ impl TableSession for super::icehouse::Session {
     fn compact(&mut self) {}
     fn intact(table: Hash, frames: &[SavedFrame]) -> usize {
         super::endpoint::intact::<crate::fair::icehouse::Table>(table, frames)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each game asks the session that plays it, and every game is asked once.
+    #[test]
+    fn every_game_is_asked_of_its_own_session() {
+        struct Games(Vec<TableGame>);
+        impl EachGame for Games {
+            fn game<S: TableSession>(&mut self) {
+                self.0.push(S::GAME);
+            }
+        }
+        let mut asked = Games(Vec::new());
+        for game in TableGame::ALL {
+            game.ask(&mut asked);
+        }
+        assert_eq!(asked.0, TableGame::ALL);
+        let all = TableGame::ALL;
+        assert!(
+            (0..all.len()).all(|i| !all[..i].contains(&all[i])),
+            "no game listed twice: {all:?}"
+        );
     }
 }

@@ -58,9 +58,7 @@ use sha2::Digest as _;
 
 use crate::ai::Level;
 use crate::fair::sign::Identity;
-use crate::session::archimedes::Session as ArchimedesSession;
-use crate::session::icehouse::Session as IcehouseSession;
-use crate::session::{Session, TableGame, TableSession};
+use crate::session::{EachGame, Session, TableGame, TableSession};
 
 /// The game of Archimedes against the computer.
 const ARCHIMEDES_FILE: &str = "archimedes.game";
@@ -327,9 +325,15 @@ impl Store {
             // Which game the table plays may be what is damaged: the longest run
             // any game's observer takes in.
             .map_or(0, |(saved, _)| {
-                Session::intact(*table, &saved.frames)
-                    .max(ArchimedesSession::intact(*table, &saved.frames))
-                    .max(IcehouseSession::intact(*table, &saved.frames))
+                let mut longest = Intact {
+                    table: *table,
+                    frames: &saved.frames,
+                    most: 0,
+                };
+                for game in TableGame::ALL {
+                    game.ask(&mut longest);
+                }
+                longest.most
             });
         Damaged {
             table: *table,
@@ -623,6 +627,19 @@ impl Store {
         }
         found.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         Ok(found.into_iter().map(|(_, id)| id).collect())
+    }
+}
+
+/// The longest run of a transcript's `frames` any game's observer takes in.
+struct Intact<'a> {
+    table: [u8; 32],
+    frames: &'a [armada_proto::SavedFrame],
+    most: usize,
+}
+
+impl EachGame for Intact<'_> {
+    fn game<S: TableSession>(&mut self) {
+        self.most = self.most.max(S::intact(self.table, self.frames));
     }
 }
 

@@ -171,16 +171,26 @@ async fn reseat(
     Ok((node, reach))
 }
 
-/// This side's seat and the other side's signing key, as the saved session of game
-/// `S` has them, when the table restores as that game.
-fn signed_seat<S: TableSession>(
-    store: &Store,
-    id: &[u8; 32],
-    identity: &crate::fair::sign::Identity,
-) -> Option<(Seat, Option<crate::fair::hash::Hash>)> {
-    let session = store.restore::<S>(id, identity.clone(), 0).ok()??;
-    let seat = session.seat();
-    Some((seat, session.key(seat.other())))
+/// This side's seat and the other side's signing key, as the saved session of the
+/// first game the table restores as has them.
+struct SignedSeat<'a> {
+    store: &'a Store,
+    id: [u8; 32],
+    identity: &'a crate::fair::sign::Identity,
+    found: Option<(Seat, Option<crate::fair::hash::Hash>)>,
+}
+
+impl EachGame for SignedSeat<'_> {
+    fn game<S: TableSession>(&mut self) {
+        if self.found.is_some() {
+            return;
+        }
+        let restored = self.store.restore::<S>(&self.id, self.identity.clone(), 0);
+        if let Ok(Some(session)) = restored {
+            let seat = session.seat();
+            self.found = Some((seat, session.key(seat.other())));
+        }
+    }
 }
 
 /// A saved table whose meta is `damaged`: tells the other player at once that the
@@ -197,9 +207,16 @@ pub async fn tell_damaged(
     let identity = store.identity()?;
     let hint = store.meta_unchecked(&id);
     // Whichever game the table plays: the session that restores says who sits where.
-    let signed = signed_seat::<Session>(store, &id, &identity)
-        .or_else(|| signed_seat::<crate::session::archimedes::Session>(store, &id, &identity))
-        .or_else(|| signed_seat::<crate::session::icehouse::Session>(store, &id, &identity));
+    let mut restored = SignedSeat {
+        store,
+        id,
+        identity: &identity,
+        found: None,
+    };
+    for game in TableGame::ALL {
+        game.ask(&mut restored);
+    }
+    let signed = restored.found;
     let seat = signed
         .map(|(seat, _)| seat)
         .or_else(|| hint.as_ref().map(|m| Seat::from(m.seat)));
