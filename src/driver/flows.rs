@@ -19,7 +19,7 @@ use crate::fair::secret::Secret;
 use crate::fair::table::table_id;
 use crate::net::{Config, GAME_PROTOCOL, Node};
 use crate::rules::Seat;
-use crate::session::{Session, TableGame, TableSession};
+use crate::session::{EachGame, Session, TableGame, TableSession};
 use crate::store::{Other, SavedSeat, Store, TableMeta};
 use armada_proto::{self as proto, Invite};
 
@@ -136,9 +136,36 @@ fn invite_addrs(mut addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
     addrs
 }
 
+/// What a host has said of how the internet reaches it, and the strangers'
+/// verdicts still to come (one may come after the invite is out).
+struct HostReach {
+    verdicts: tokio::sync::watch::Receiver<Vec<Multiaddr>>,
+    told: Vec<Multiaddr>,
+    mapped: Vec<Multiaddr>,
+}
+
+impl HostReach {
+    /// Says each address confirmed since the last time.
+    fn tell_new(&mut self, say: Say<'_>) {
+        let now = self.verdicts.borrow_and_update().clone();
+        for addr in now.iter().filter(|a| !self.told.contains(a)) {
+            say_reachable(addr, &self.mapped, say);
+        }
+        self.told = now;
+    }
+}
+
 /// Waits (a while) to learn how the internet can reach this node (through the
-/// public network, or a port its router mapped), and says so.
-async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
+/// public network, or a port its router mapped) when it may, and says so.
+async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) -> HostReach {
+    let verdicts = node.reachable();
+    if !public && !discovery {
+        return HostReach {
+            verdicts,
+            told: Vec::new(),
+            mapped: Vec::new(),
+        };
+    }
     if public {
         say("finding a way in from the internet (the public network)…");
     }
@@ -146,19 +173,33 @@ async fn tell_reach(node: &Node, public: bool, say: Say<'_>) {
         .reach(if public { PUBLIC_WAIT } else { UPNP_WAIT })
         .await;
     for addr in &reach.confirmed {
-        if reach.mapped.contains(addr) {
-            say(&format!(
-                "reachable directly at {addr} (mapped on the router by UPnP)"
-            ));
-        } else {
-            say(&format!(
-                "reachable directly at {addr} (a stranger on the internet dialled back)"
-            ));
-        }
+        say_reachable(addr, &reach.mapped, say);
     }
-    if !public {
-        return;
+    if public {
+        say_relays(&reach, say);
     }
+    HostReach {
+        verdicts,
+        told: reach.confirmed,
+        mapped: reach.mapped,
+    }
+}
+
+/// One line: this node is reachable directly at `addr`, and who said so.
+fn say_reachable(addr: &Multiaddr, mapped: &[Multiaddr], say: Say<'_>) {
+    if mapped.contains(addr) {
+        say(&format!(
+            "reachable directly at {addr} (mapped on the router by UPnP)"
+        ));
+    } else {
+        say(&format!(
+            "reachable directly at {addr} (a stranger on the internet dialled back)"
+        ));
+    }
+}
+
+/// What the relays found on the public network make of this node's reach.
+fn say_relays(reach: &crate::net::Reach, say: Say<'_>) {
     // Each relay holds one reservation, with an address per transport.
     let relays: std::collections::BTreeSet<PeerId> = reach
         .circuits
@@ -231,9 +272,8 @@ pub async fn host<G: Game>(
     let node = Node::start(&identity.keypair(), seating.config.clone()).await?;
     let secret = *Secret::<32>::fresh()?.expose();
     let mut session = G::host(identity, secret, settings, timer);
-    if seating.config.public.is_on() || seating.config.discovery {
-        tell_reach(&node, seating.config.public.is_on(), say).await;
-    }
+    let public = seating.config.public.is_on();
+    let mut reached = tell_reach(&node, public, seating.config.discovery, say).await;
     let listening = node.listeners().await;
     let addrs = invite_addrs(node.addresses().await);
     let invite = Invite {
@@ -254,7 +294,6 @@ pub async fn host<G: Game>(
     if let Some((_, offer)) = &offer {
         crate::net::serve_lan(&node, offer.clone())?;
     }
-    let public = seating.config.public.is_on();
     let mut codes = CodeDoor::open(&node, &invite, public, offer.map(|(tx, _)| tx), say).await;
     announce(&seating, &session, &invite, codes.code(), &addrs, say);
     let mut incoming = node
@@ -272,6 +311,7 @@ pub async fn host<G: Game>(
     let mut refusals = Refusals::default();
     let (peer, stream) = loop {
         tokio::select! {
+            Ok(()) = reached.verdicts.changed() => reached.tell_new(say),
             next = incoming.next() => {
                 let (peer, stream) = next.context("the network stopped before anyone joined")?;
                 let own = door.iter().filter(|(_, p, _)| *p == peer).count();

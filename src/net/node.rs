@@ -209,6 +209,7 @@ pub struct Node {
     requests: mpsc::Sender<Request>,
     routes: Routes,
     back_ats: BackAts,
+    reachable: watch::Receiver<Vec<Multiaddr>>,
     backs: tokio::sync::broadcast::Sender<PeerId>,
 }
 
@@ -308,6 +309,7 @@ impl Node {
         });
         let routes = tracker.subscribe();
         let back_ats = tracker.subscribe_back_ats();
+        let reachable = tracker.subscribe_reachable();
         tokio::spawn(run(swarm, inbox, tracker));
         Ok(Self {
             peer,
@@ -315,8 +317,15 @@ impl Node {
             requests,
             routes,
             back_ats,
+            reachable,
             backs: back,
         })
+    }
+
+    /// The addresses a stranger confirmed this node reachable at (`AutoNAT`), as
+    /// they are learnt: a verdict may come after [`Self::reach`] gave up waiting.
+    pub fn reachable(&self) -> watch::Receiver<Vec<Multiaddr>> {
+        self.reachable.clone()
     }
 
     /// Hears each peer that says it is back after a restart ([`Node::knock`]).

@@ -172,6 +172,9 @@ pub(super) struct Tracker {
     relays: Relays,
     /// Its own addresses a stranger confirmed by dialling back (`AutoNAT`).
     confirmed: Vec<Multiaddr>,
+    /// The same, for those who show it as it is learnt (a verdict may come after
+    /// the host has shown its invite).
+    reachable: watch::Sender<Vec<Multiaddr>>,
     /// A stranger tried to dial this node back (`AutoNAT`), whatever came of it
     /// (off the public network, nobody will).
     tested: bool,
@@ -297,6 +300,11 @@ impl Tracker {
     /// The routes to connected peers, as they change.
     pub(super) fn subscribe(&self) -> Routes {
         self.routes.subscribe()
+    }
+
+    /// Its own addresses strangers confirmed, as they are learnt.
+    pub(super) fn subscribe_reachable(&self) -> watch::Receiver<Vec<Multiaddr>> {
+        self.reachable.subscribe()
     }
 
     /// Where connected peers listen, as it is learnt (see [`Self::back_at`]).
@@ -593,6 +601,7 @@ impl Tracker {
         tracing::info!(%address, "reachable directly (a stranger dialled back)");
         if !self.confirmed.contains(&address) {
             self.confirmed.push(address);
+            self.reachable.send_replace(self.confirmed.clone());
         }
         self.relays.set_want(0);
         self.answer_ready();
@@ -632,6 +641,7 @@ impl Tracker {
             upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
                 self.mapped.retain(|a| *a != external_addr);
                 self.confirmed.retain(|a| *a != external_addr);
+                self.reachable.send_replace(self.confirmed.clone());
             }
             upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
         }
