@@ -23,6 +23,9 @@ cleanup() {
     if [ -n "$failed" ]; then echo "$script: FAILED: $failed" >&2; fi
 }
 trap cleanup EXIT
+# A script stopped by hand (or its test killed) still removes what it made.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 # fail WHY…: the tail of every node's log, then WHY (once more at the very end).
 fail() {
     failed=$*
