@@ -139,19 +139,18 @@ fn invite_addrs(mut addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
 /// What a host has said of how the internet reaches it, and the strangers'
 /// verdicts still to come (one may come after the invite is out).
 struct HostReach {
-    verdicts: tokio::sync::watch::Receiver<Vec<Multiaddr>>,
+    verdicts: tokio::sync::watch::Receiver<crate::net::Confirmed>,
     told: Vec<Multiaddr>,
-    mapped: Vec<Multiaddr>,
 }
 
 impl HostReach {
     /// Says each address confirmed since the last time.
     fn tell_new(&mut self, say: Say<'_>) {
         let now = self.verdicts.borrow_and_update().clone();
-        for addr in now.iter().filter(|a| !self.told.contains(a)) {
-            say_reachable(addr, &self.mapped, say);
+        for addr in now.addrs.iter().filter(|a| !self.told.contains(a)) {
+            say_reachable(addr, &now.mapped, say);
         }
-        self.told = now;
+        self.told = now.addrs;
     }
 }
 
@@ -163,7 +162,6 @@ async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) ->
         return HostReach {
             verdicts,
             told: Vec::new(),
-            mapped: Vec::new(),
         };
     }
     if public {
@@ -181,7 +179,6 @@ async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) ->
     HostReach {
         verdicts,
         told: reach.confirmed,
-        mapped: reach.mapped,
     }
 }
 

@@ -14,8 +14,8 @@ mod relay;
 
 pub use lan::{LAN_PROTOCOL, list as list_lan, serve as serve_lan};
 pub use node::{
-    BackAts, Config, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER, MAX_STREAMS,
-    Node, Reach, Route, Routes, Straight, Unreachable, is_relayed,
+    BackAts, Config, Confirmed, MAX_ESTABLISHED_INCOMING, MAX_PENDING_INCOMING, MAX_PER_PEER,
+    MAX_STREAMS, Node, Reach, Route, Routes, Straight, Unreachable, is_relayed,
 };
 pub use public::{BOOTSTRAP, NO_PUBLIC_ENV, Public};
 pub use relay::{CircuitLimits, relay_config, run_relay};

@@ -106,6 +106,15 @@ pub struct Reach {
     pub mapped: Vec<Multiaddr>,
 }
 
+/// What strangers confirmed of how this node is reached, as it is learnt.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Confirmed {
+    /// Its own addresses a stranger dialled back (`AutoNAT`) or the router reached.
+    pub addrs: Vec<Multiaddr>,
+    /// Its addresses the router maps to it (`UPnP`).
+    pub mapped: Vec<Multiaddr>,
+}
+
 /// The way a table's connection to a peer currently goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -209,7 +218,7 @@ pub struct Node {
     requests: mpsc::Sender<Request>,
     routes: Routes,
     back_ats: BackAts,
-    reachable: watch::Receiver<Vec<Multiaddr>>,
+    reachable: watch::Receiver<Confirmed>,
     backs: tokio::sync::broadcast::Sender<PeerId>,
 }
 
@@ -322,9 +331,9 @@ impl Node {
         })
     }
 
-    /// The addresses a stranger confirmed this node reachable at (`AutoNAT`), as
-    /// they are learnt: a verdict may come after [`Self::reach`] gave up waiting.
-    pub fn reachable(&self) -> watch::Receiver<Vec<Multiaddr>> {
+    /// The addresses a stranger confirmed this node reachable at, as they are
+    /// learnt: a verdict may come after [`Self::reach`] gave up waiting.
+    pub fn reachable(&self) -> watch::Receiver<Confirmed> {
         self.reachable.clone()
     }
 

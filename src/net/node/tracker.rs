@@ -172,9 +172,9 @@ pub(super) struct Tracker {
     relays: Relays,
     /// Its own addresses a stranger confirmed by dialling back (`AutoNAT`).
     confirmed: Vec<Multiaddr>,
-    /// The same, for those who show it as it is learnt (a verdict may come after
-    /// the host has shown its invite).
-    reachable: watch::Sender<Vec<Multiaddr>>,
+    /// The confirmed and the mapped addresses, for those who show them as they are
+    /// learnt (a verdict may come after the host has shown its invite).
+    reachable: watch::Sender<Confirmed>,
     /// A stranger tried to dial this node back (`AutoNAT`), whatever came of it
     /// (off the public network, nobody will).
     tested: bool,
@@ -303,7 +303,7 @@ impl Tracker {
     }
 
     /// Its own addresses strangers confirmed, as they are learnt.
-    pub(super) fn subscribe_reachable(&self) -> watch::Receiver<Vec<Multiaddr>> {
+    pub(super) fn subscribe_reachable(&self) -> watch::Receiver<Confirmed> {
         self.reachable.subscribe()
     }
 
@@ -601,10 +601,18 @@ impl Tracker {
         tracing::info!(%address, "reachable directly (a stranger dialled back)");
         if !self.confirmed.contains(&address) {
             self.confirmed.push(address);
-            self.reachable.send_replace(self.confirmed.clone());
+            self.publish_reachable();
         }
         self.relays.set_want(0);
         self.answer_ready();
+    }
+
+    /// Publishes the confirmed and the mapped addresses for those who watch them.
+    fn publish_reachable(&self) {
+        self.reachable.send_replace(Confirmed {
+            addrs: self.confirmed.clone(),
+            mapped: self.mapped.clone(),
+        });
     }
 
     /// Dials a fresh circuit for each one due to be replaced (the old one is closed
@@ -637,11 +645,12 @@ impl Tracker {
         match event {
             upnp::Event::NewExternalAddr { external_addr, .. } => {
                 self.mapped.push(external_addr);
+                self.publish_reachable();
             }
             upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
                 self.mapped.retain(|a| *a != external_addr);
                 self.confirmed.retain(|a| *a != external_addr);
-                self.reachable.send_replace(self.confirmed.clone());
+                self.publish_reachable();
             }
             upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
         }
