@@ -109,7 +109,8 @@ pub struct Reach {
 /// What strangers confirmed of how this node is reached, as it is learnt.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Confirmed {
-    /// Its own addresses a stranger dialled back (`AutoNAT`) or the router reached.
+    /// Its own addresses confirmed reachable: a stranger dialled back (`AutoNAT`), or
+    /// the router maps them (`UPnP`).
     pub addrs: Vec<Multiaddr>,
     /// Its addresses the router maps to it (`UPnP`).
     pub mapped: Vec<Multiaddr>,
