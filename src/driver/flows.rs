@@ -157,12 +157,12 @@ impl HostReach {
 /// Waits (a while) to learn how the internet can reach this node (through the
 /// public network, or a port its router mapped) when it may, and says so.
 async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) -> HostReach {
-    let verdicts = node.reachable();
+    let mut told = HostReach {
+        verdicts: node.reachable(),
+        told: Vec::new(),
+    };
     if !public && !discovery {
-        return HostReach {
-            verdicts,
-            told: Vec::new(),
-        };
+        return told;
     }
     if public {
         say("finding a way in from the internet (the public network)…");
@@ -170,16 +170,11 @@ async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) ->
     let reach = node
         .reach(if public { PUBLIC_WAIT } else { UPNP_WAIT })
         .await;
-    for addr in &reach.confirmed {
-        say_reachable(addr, &reach.mapped, say);
-    }
+    told.tell_new(say);
     if public {
         say_relays(&reach, say);
     }
-    HostReach {
-        verdicts,
-        told: reach.confirmed,
-    }
+    told
 }
 
 /// One line: this node is reachable directly at `addr`, and who said so.
@@ -209,7 +204,7 @@ fn say_relays(reach: &crate::net::Reach, say: Say<'_>) {
         })
         .collect();
     match relays.len() {
-        0 if reach.confirmed.is_empty() => say(
+        0 if reach.confirmed.addrs.is_empty() => say(
             "no relay found on the public network (it was asked for some for 30 s): only \
              a friend who can reach this machine directly (on this LAN, say) can join; a \
              friend's `armada relay`, given as --relay, would let anyone in",

@@ -98,12 +98,10 @@ struct Behaviour {
 /// How this node can be reached, as far as it knows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reach {
-    /// Its own addresses that a stranger on the internet dialled back (`AutoNAT`).
-    pub confirmed: Vec<Multiaddr>,
+    /// Its own addresses confirmed reachable, and which of them the router maps.
+    pub confirmed: Confirmed,
     /// Its circuit addresses on the relays it holds reservations on.
     pub circuits: Vec<Multiaddr>,
-    /// Its addresses the router maps to it (`UPnP`), among the confirmed ones.
-    pub mapped: Vec<Multiaddr>,
 }
 
 /// What strangers confirmed of how this node is reached, as it is learnt.

@@ -170,9 +170,8 @@ pub(super) struct Tracker {
     both_ways: Vec<BothWays>,
     /// The relays this node holds reservations on (found on the public network).
     relays: Relays,
-    /// Its own addresses a stranger confirmed by dialling back (`AutoNAT`).
-    confirmed: Vec<Multiaddr>,
-    /// The confirmed and the mapped addresses, for those who show them as they are
+    /// Its own addresses a stranger confirmed (`AutoNAT`) and those the router maps
+    /// (`UPnP`): held here alone, and watched by those who show them as they are
     /// learnt (a verdict may come after the host has shown its invite).
     reachable: watch::Sender<Confirmed>,
     /// A stranger tried to dial this node back (`AutoNAT`), whatever came of it
@@ -180,8 +179,6 @@ pub(super) struct Tracker {
     tested: bool,
     /// Still looking for a router to map ports on (`UPnP`).
     mapping: bool,
-    /// Addresses the router maps to this node.
-    mapped: Vec<Multiaddr>,
     /// The circuits this node dialled, replaced before their relays' limits.
     circuits: Circuits,
     /// The limits of circuits peers opened to this node, until their connection is up.
@@ -339,9 +336,8 @@ impl Tracker {
             }
             Request::Reach(reply) => {
                 let _ = reply.send(Reach {
-                    confirmed: self.confirmed.clone(),
+                    confirmed: self.reachable.borrow().clone(),
                     circuits: self.relays.circuits(),
-                    mapped: self.mapped.clone(),
                 });
             }
             Request::Discovered(reply) => {
@@ -599,20 +595,15 @@ impl Tracker {
     /// as it is, and asks for no more reservations.
     fn confirmed(&mut self, address: Multiaddr) {
         tracing::info!(%address, "reachable directly (a stranger dialled back)");
-        if !self.confirmed.contains(&address) {
-            self.confirmed.push(address);
-            self.publish_reachable();
-        }
+        self.reachable.send_if_modified(|known| {
+            let new = !known.addrs.contains(&address);
+            if new {
+                known.addrs.push(address);
+            }
+            new
+        });
         self.relays.set_want(0);
         self.answer_ready();
-    }
-
-    /// Publishes the confirmed and the mapped addresses for those who watch them.
-    fn publish_reachable(&self) {
-        self.reachable.send_replace(Confirmed {
-            addrs: self.confirmed.clone(),
-            mapped: self.mapped.clone(),
-        });
     }
 
     /// Dials a fresh circuit for each one due to be replaced (the old one is closed
@@ -644,13 +635,16 @@ impl Tracker {
         tracing::info!(?event, "UPnP");
         match event {
             upnp::Event::NewExternalAddr { external_addr, .. } => {
-                self.mapped.push(external_addr);
-                self.publish_reachable();
+                self.reachable
+                    .send_modify(|known| known.mapped.push(external_addr));
             }
             upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
-                self.mapped.retain(|a| *a != external_addr);
-                self.confirmed.retain(|a| *a != external_addr);
-                self.publish_reachable();
+                self.reachable.send_if_modified(|known| {
+                    let before = (known.addrs.len(), known.mapped.len());
+                    known.mapped.retain(|a| *a != external_addr);
+                    known.addrs.retain(|a| *a != external_addr);
+                    before != (known.addrs.len(), known.mapped.len())
+                });
             }
             upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
         }
@@ -660,7 +654,7 @@ impl Tracker {
 
     /// Answers those waiting to know how the node is reachable, once it does.
     fn answer_ready(&mut self) {
-        let known = !self.confirmed.is_empty();
+        let known = !self.reachable.borrow().addrs.is_empty();
         let usable = self.relays.enough() && !self.mapping;
         let tested = self.tested;
         for (_, reply) in self.ready.extract_if(.., |(wants_test, _)| {
@@ -758,7 +752,7 @@ impl Tracker {
             || before.is_some_and(|links| links.iter().any(punched))
         {
             Straight::Punched
-        } else if !dialled && !self.mapped.is_empty() && is_public(&addr) {
+        } else if !dialled && !self.reachable.borrow().mapped.is_empty() && is_public(&addr) {
             Straight::Mapped
         } else {
             Straight::Address
