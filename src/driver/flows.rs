@@ -141,27 +141,57 @@ fn invite_addrs(mut addrs: Vec<Multiaddr>) -> Vec<Multiaddr> {
 struct HostReach {
     verdicts: tokio::sync::watch::Receiver<crate::net::Confirmed>,
     told: Vec<Multiaddr>,
+    /// Whether it looked for relays on the public network, and how many it holds.
+    public: bool,
+    relays: usize,
 }
 
 impl HostReach {
+    /// Says each address confirmed since the last time, and tells a window how far
+    /// the table reaches now.
+    fn tell_new<G: Game>(&mut self, seating: &Seating<G>, say: Say<'_>) {
+        self.say_new(say);
+        seating.tell(super::Update::Open(self.open()));
+    }
+
     /// Says each address confirmed since the last time.
-    fn tell_new(&mut self, say: Say<'_>) {
+    fn say_new(&mut self, say: Say<'_>) {
         let now = self.verdicts.borrow_and_update().clone();
         for addr in now.addrs.iter().filter(|a| !self.told.contains(a)) {
             say_reachable(addr, &now.mapped, say);
         }
         self.told = now.addrs;
     }
+
+    /// How a friend beyond this LAN can reach the table now, as a window shows it.
+    fn open(&self) -> super::Open {
+        let now = self.verdicts.borrow();
+        if !now.addrs.is_empty() {
+            super::Open::Anywhere {
+                router: now.addrs.iter().any(|a| now.mapped.contains(a)),
+            }
+        } else if self.relays > 0 {
+            super::Open::Relayed(self.relays)
+        } else {
+            super::Open::Nearby {
+                searched: self.public,
+            }
+        }
+    }
 }
 
 /// Waits (a while) to learn how the internet can reach this node (through the
 /// public network, or a port its router mapped) when it may, and says so.
-async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) -> HostReach {
+async fn tell_reach<G: Game>(node: &Node, seating: &Seating<G>, say: Say<'_>) -> HostReach {
+    let public = seating.config.public.is_on();
     let mut told = HostReach {
         verdicts: node.reachable(),
         told: Vec::new(),
+        public,
+        relays: 0,
     };
-    if !public && !discovery {
+    if !public && !seating.config.discovery {
+        seating.tell(super::Update::Open(told.open()));
         return told;
     }
     if public {
@@ -170,9 +200,12 @@ async fn tell_reach(node: &Node, public: bool, discovery: bool, say: Say<'_>) ->
     let reach = node
         .reach(if public { PUBLIC_WAIT } else { UPNP_WAIT })
         .await;
-    told.tell_new(say);
     if public {
-        say_relays(&reach, say);
+        told.relays = relays_held(&reach);
+    }
+    told.tell_new(seating, say);
+    if public {
+        say_relays(told.relays, &reach, say);
     }
     told
 }
@@ -190,10 +223,10 @@ fn say_reachable(addr: &Multiaddr, mapped: &[Multiaddr], say: Say<'_>) {
     }
 }
 
-/// What the relays found on the public network make of this node's reach.
-fn say_relays(reach: &crate::net::Reach, say: Say<'_>) {
+/// How many relays found on the public network hold a reservation for this node.
+fn relays_held(reach: &crate::net::Reach) -> usize {
     // Each relay holds one reservation, with an address per transport.
-    let relays: std::collections::BTreeSet<PeerId> = reach
+    reach
         .circuits
         .iter()
         .filter_map(|circuit| {
@@ -202,8 +235,13 @@ fn say_relays(reach: &crate::net::Reach, say: Say<'_>) {
                 _ => None,
             })
         })
-        .collect();
-    match relays.len() {
+        .collect::<std::collections::BTreeSet<PeerId>>()
+        .len()
+}
+
+/// What the `relays` found on the public network make of this node's reach.
+fn say_relays(relays: usize, reach: &crate::net::Reach, say: Say<'_>) {
+    match relays {
         0 if reach.confirmed.addrs.is_empty() => say(
             "no relay found on the public network (it was asked for some for 30 s): only \
              a friend who can reach this machine directly (on this LAN, say) can join; a \
@@ -265,7 +303,7 @@ pub async fn host<G: Game>(
     let secret = *Secret::<32>::fresh()?.expose();
     let mut session = G::host(identity, secret, settings, timer);
     let public = seating.config.public.is_on();
-    let mut reached = tell_reach(&node, public, seating.config.discovery, say).await;
+    let mut reached = tell_reach(&node, &seating, say).await;
     let listening = node.listeners().await;
     let addrs = invite_addrs(node.addresses().await);
     let invite = Invite {
@@ -303,7 +341,7 @@ pub async fn host<G: Game>(
     let mut refusals = Refusals::default();
     let (peer, stream) = loop {
         tokio::select! {
-            Ok(()) = reached.verdicts.changed() => reached.tell_new(say),
+            Ok(()) = reached.verdicts.changed() => reached.tell_new(&seating, say),
             next = incoming.next() => {
                 let (peer, stream) = next.context("the network stopped before anyone joined")?;
                 let own = door.iter().filter(|(_, p, _)| *p == peer).count();
@@ -867,4 +905,52 @@ struct Table {
     node: Node,
     peer: PeerId,
     reach: Reach,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Open;
+    use crate::net::Confirmed;
+
+    fn host_reach(
+        public: bool,
+        relays: usize,
+    ) -> (tokio::sync::watch::Sender<Confirmed>, HostReach) {
+        let (tx, verdicts) = tokio::sync::watch::channel(Confirmed::default());
+        let reach = HostReach {
+            verdicts,
+            told: Vec::new(),
+            public,
+            relays,
+        };
+        (tx, reach)
+    }
+
+    #[test]
+    fn a_window_is_told_the_widest_way_in_and_a_verdict_after_the_invite_widens_it() {
+        let addr: Multiaddr = "/ip4/198.51.100.7/tcp/4001".parse().unwrap();
+        let (_, off) = host_reach(false, 0);
+        assert_eq!(off.open(), Open::Nearby { searched: false });
+        let (tx, mut reach) = host_reach(true, 0);
+        assert_eq!(reach.open(), Open::Nearby { searched: true });
+        reach.relays = 2;
+        assert_eq!(reach.open(), Open::Relayed(2));
+        // A stranger's dial-back, after the relays: direct beats relayed.
+        tx.send_modify(|c| c.addrs.push(addr.clone()));
+        assert_eq!(reach.open(), Open::Anywhere { router: false });
+        let mut said = Vec::new();
+        reach.say_new(&mut |line: &str| said.push(line.to_owned()));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("a stranger on the internet dialled back"));
+        // The router maps that address: it is the router's doing.
+        tx.send_modify(|c| c.mapped.push(addr.clone()));
+        assert_eq!(reach.open(), Open::Anywhere { router: true });
+        // The mapping expires: back to the relays.
+        tx.send_modify(|c| {
+            c.addrs.clear();
+            c.mapped.clear();
+        });
+        assert_eq!(reach.open(), Open::Relayed(2));
+    }
 }

@@ -56,7 +56,7 @@ pub use saved::{PastTable, SavedTables, saved_tables};
 #[cfg(feature = "net")]
 pub use table::{Clock, Ended, Side, TableOutcome, play_table};
 #[cfg(feature = "net")]
-pub use watch::{Link, Update, Watch};
+pub use watch::{Link, Open, Update, Watch};
 
 // What the shells use of the layers below, in one place: the session's vocabulary
 // (commands, events, verdicts, what a side owes), the store, the computer levels,

@@ -10,7 +10,7 @@ use armada_proto::GameKind;
 use tokio::sync::mpsc;
 
 use super::game::Game;
-use super::{Link, Player, Seating, Update, Watch, WindowSide};
+use super::{Link, Open, Player, Seating, Update, Watch, WindowSide};
 use crate::net::Config;
 use crate::session::archimedes::Session as ArchSession;
 use crate::session::icehouse::Session as IceSession;
@@ -30,6 +30,8 @@ pub struct Remote<G: Game = Session> {
     code: Option<String>,
     /// Short codes withdrawn after wrong tries.
     withdrawn: u32,
+    /// How a friend beyond this LAN can reach the hosted table.
+    open: Option<Open>,
     link: Option<Link>,
     refused: Option<String>,
     ended: Option<Result<bool, String>>,
@@ -142,6 +144,7 @@ impl<G: Game> Remote<G> {
             invite: None,
             code: None,
             withdrawn: 0,
+            open: None,
             link: Some(Link::Connecting),
             refused: None,
             ended: None,
@@ -186,6 +189,7 @@ impl<G: Game> Remote<G> {
                 self.withdrawn += u32::from(withdrawn);
                 self.code = code;
             }
+            Update::Open(open) => self.open = Some(open),
             Update::Link(link) => self.link = Some(link),
             Update::Snapshot(session, now) => {
                 self.session = Some(*session);
@@ -224,6 +228,11 @@ impl<G: Game> Remote<G> {
     /// How many of the table's short codes were withdrawn after wrong tries.
     pub fn codes_withdrawn(&self) -> u32 {
         self.withdrawn
+    }
+
+    /// How a friend beyond this LAN can reach the hosted table, once its host knows.
+    pub fn open(&self) -> Option<Open> {
+        self.open
     }
 
     pub fn link(&self) -> Option<&Link> {
@@ -552,6 +561,16 @@ impl Pending {
             Self::Archimedes(remote) => remote.codes_withdrawn(),
             Self::Icehouse(remote) => remote.codes_withdrawn(),
             Self::Joining(_) => 0,
+        }
+    }
+
+    /// How a friend beyond this LAN can reach the hosted table, once its host knows.
+    pub fn open(&self) -> Option<Open> {
+        match self {
+            Self::Sea(remote) => remote.open(),
+            Self::Archimedes(remote) => remote.open(),
+            Self::Icehouse(remote) => remote.open(),
+            Self::Joining(_) => None,
         }
     }
 

@@ -19,6 +19,9 @@ pub enum Update<G: TableSession = Session> {
         code: Option<String>,
         withdrawn: bool,
     },
+    /// How a friend beyond this LAN can reach the hosted table, as the host learns it
+    /// (a stranger's verdict may come after the invite is shown).
+    Open(Open),
     /// How the connection goes.
     Link(Link),
     /// The session as it is now (after every change), and the table clock's time.
@@ -29,6 +32,19 @@ pub enum Update<G: TableSession = Session> {
     Refused(String),
     /// The table is over for this side: `Ok(finished)`, or why it failed.
     Ended(Result<bool, String>),
+}
+
+/// How a friend beyond this LAN can reach a hosted table, as far as its host knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Open {
+    /// From anywhere, directly: a stranger on the internet dialled this computer back,
+    /// or (`router`) the router forwards a port to it (`UPnP`).
+    Anywhere { router: bool },
+    /// From anywhere, through this many relays found on the public network.
+    Relayed(usize),
+    /// Only from this LAN, or by an address that reaches this computer directly: no
+    /// relay answered on the public network (`searched`), or it is off.
+    Nearby { searched: bool },
 }
 
 /// The connection's state, as the window shows it.

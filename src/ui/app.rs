@@ -14,7 +14,7 @@ use crate::driver::{Command, Event, Millis, Owed, Session};
 use crate::rules::{
     Action, ActionError, CellSet, Coord, Dir, Effect, Heading, Mark, Seat, Torpedo, Variant, Weapon,
 };
-use sea_table::{Driver, Stage, link_line, stage, variant_of};
+use sea_table::{Driver, Stage, link_line, open_line, stage, variant_of};
 
 mod anim;
 mod arch_rules;

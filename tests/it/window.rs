@@ -970,6 +970,15 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
     });
     let link = harness.state().invite().unwrap().to_owned();
     assert!(link.starts_with("armada://join/"));
+    // The host knows how far the table can be reached, and says so where the
+    // invite is: without the public network, not from beyond this LAN.
+    until(&mut harness, "how far the table reaches", |h| {
+        has(
+            h,
+            "The public network is off: only a friend on this LAN, or one who can \
+             reach this computer directly, can join.",
+        )
+    });
     let guest_data = dir.path().join("guest");
     let mut guest = std::process::Command::new(env!("CARGO_BIN_EXE_armada"))
         .args([
@@ -2211,6 +2220,15 @@ fn the_window_shows_a_short_code_first_and_a_friend_joins_by_it() {
     let code = harness.state().short_code().unwrap().to_owned();
     assert!(armada_proto::ShortCode::parse(&code).is_ok(), "{code}");
     assert!(has(&harness, "Copy the code"));
+    // The test's public network is one relay on loopback, which also dials the host
+    // back: the window says the table is reached directly (a verdict that may come
+    // after the code is shown).
+    until(&mut harness, "how far the table reaches", |h| {
+        has(
+            h,
+            "Your friend can join from anywhere: this computer is reachable from the internet.",
+        )
+    });
     // The invite is still there, for those who want it.
     assert!(has(&harness, "Or give them the invite"));
     let guest = super::net::Process::start(

@@ -5,7 +5,7 @@ use egui::{Color32, RichText};
 
 use super::super::board;
 use super::super::i18n::{Arg, Text};
-use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, waker};
+use super::{Armada, Driver, HomeInfo, Lan, LanTable, Mode, Play, link_line, open_line, waker};
 use crate::driver::{Level, Local, Millis, Pending, Ready, Store};
 
 /// The saved tables chosen to resume: against the computer, with a friend (and its
@@ -476,6 +476,14 @@ impl Armada {
         };
         ui.heading(t.get("home-friend"));
         ui.label(link_line(t, remote.link()));
+        if let Some(open) = remote.open() {
+            let (line, warning) = open_line(t, open);
+            if warning {
+                ui.colored_label(ui.visuals().warn_fg_color, line);
+            } else {
+                ui.label(line);
+            }
+        }
         if remote.codes_withdrawn() > 0 {
             ui.add_space(8.0);
             let note = if remote.code().is_some() {

@@ -1,6 +1,6 @@
 //! What the sea-battle screens play against: the computer in this process, or a friend over the network; one face for both, and the stage the table is at.
 
-use super::super::i18n::Text;
+use super::super::i18n::{Arg, Text};
 use crate::driver::{Command, Event, Local, Millis, Remote, Session};
 use crate::rules::Variant;
 
@@ -91,6 +91,28 @@ pub(super) fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String 
         Some(Link::Gone) => "link-gone",
         Some(Link::Left) => "link-left",
     })
+}
+
+/// How a friend beyond this LAN can reach a hosted table, in a line; whether it is a
+/// warning (only a friend nearby can join).
+pub(super) fn open_line(t: &Text, open: crate::driver::Open) -> (String, bool) {
+    use crate::driver::Open;
+    match open {
+        Open::Anywhere { router: false } => (t.get("friend-open-anywhere"), false),
+        Open::Anywhere { router: true } => (t.get("friend-open-router"), false),
+        Open::Relayed(relays) => (
+            t.with(
+                "friend-open-relayed",
+                &[(
+                    "relays",
+                    Arg::from(u32::try_from(relays).unwrap_or(u32::MAX)),
+                )],
+            ),
+            false,
+        ),
+        Open::Nearby { searched: true } => (t.get("friend-open-no-relay"), true),
+        Open::Nearby { searched: false } => (t.get("friend-open-off"), true),
+    }
 }
 
 /// What the table waits for, as the screen shows it.

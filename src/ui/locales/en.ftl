@@ -29,6 +29,14 @@ friend-code-withdrawn = Someone tried a wrong code three times, so it was withdr
 friend-failed = The table could not go on: { $why }
 friend-bad-invite = That is neither a code nor an invite: { $why }
 friend-no-store = Friend tables need a place to save games, and there is none.
+friend-open-anywhere = Your friend can join from anywhere: this computer is reachable from the internet.
+friend-open-router = Your friend can join from anywhere: your router forwards a port to this computer (UPnP).
+friend-open-relayed = { $relays ->
+    [one] Your friend can join from anywhere, through a relay on the public network.
+   *[other] Your friend can join from anywhere, through { $relays } relays on the public network.
+}
+friend-open-no-relay = No relay answered on the public network: only a friend on this LAN, or one who can reach this computer directly, can join.
+friend-open-off = The public network is off: only a friend on this LAN, or one who can reach this computer directly, can join.
 cancel = Cancel
 link-connecting = Connecting…
 link-waiting = Waiting for your friend…
