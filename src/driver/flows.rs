@@ -166,7 +166,9 @@ impl HostReach {
     /// How a friend beyond this LAN can reach the table now, as a window shows it.
     fn open(&self) -> super::Open {
         let now = self.verdicts.borrow();
-        if !now.addrs.is_empty() {
+        if !now.addrs.is_empty() && !self.public {
+            super::Open::InviteAnywhere
+        } else if !now.addrs.is_empty() {
             super::Open::Anywhere {
                 router: now.addrs.iter().any(|a| now.mapped.contains(a)),
             }
@@ -930,8 +932,15 @@ mod tests {
     #[test]
     fn a_window_is_told_the_widest_way_in_and_a_verdict_after_the_invite_widens_it() {
         let addr: Multiaddr = "/ip4/198.51.100.7/tcp/4001".parse().unwrap();
-        let (_, off) = host_reach(false, 0);
+        let (router, off) = host_reach(false, 0);
         assert_eq!(off.open(), Open::Nearby { searched: false });
+        // Off the public network, only the router can open the way, and the code is
+        // found on the LAN alone.
+        router.send_modify(|c| {
+            c.addrs.push(addr.clone());
+            c.mapped.push(addr.clone());
+        });
+        assert_eq!(off.open(), Open::InviteAnywhere);
         let (tx, mut reach) = host_reach(true, 0);
         assert_eq!(reach.open(), Open::Nearby { searched: true });
         reach.relays = 2;

@@ -40,6 +40,9 @@ pub enum Open {
     /// From anywhere, directly: a stranger on the internet dialled this computer back,
     /// or (`router`) the router forwards a port to it (`UPnP`).
     Anywhere { router: bool },
+    /// From anywhere, directly, but by the invite alone: the router forwards a port,
+    /// and the public network is off, so the short code is found on this LAN only.
+    InviteAnywhere,
     /// From anywhere, through this many relays found on the public network.
     Relayed(usize),
     /// Only from this LAN, or by an address that reaches this computer directly: no

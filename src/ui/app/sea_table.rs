@@ -100,6 +100,7 @@ pub(super) fn open_line(t: &Text, open: crate::driver::Open) -> (String, bool) {
     match open {
         Open::Anywhere { router: false } => (t.get("friend-open-anywhere"), false),
         Open::Anywhere { router: true } => (t.get("friend-open-router"), false),
+        Open::InviteAnywhere => (t.get("friend-open-invite-only"), false),
         Open::Relayed(relays) => (
             t.with(
                 "friend-open-relayed",

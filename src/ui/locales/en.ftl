@@ -31,6 +31,7 @@ friend-bad-invite = That is neither a code nor an invite: { $why }
 friend-no-store = Friend tables need a place to save games, and there is none.
 friend-open-anywhere = Your friend can join from anywhere: this computer is reachable from the internet.
 friend-open-router = Your friend can join from anywhere: your router forwards a port to this computer (UPnP).
+friend-open-invite-only = Your friend can join from anywhere with the invite: your router forwards a port to this computer (UPnP). The code is found on this LAN only, as the public network is off.
 friend-open-relayed = { $relays ->
     [one] Your friend can join from anywhere, through a relay on the public network.
    *[other] Your friend can join from anywhere, through { $relays } relays on the public network.
