@@ -196,6 +196,7 @@ async fn tell_reach<G: Game>(node: &Node, seating: &Seating<G>, say: Say<'_>) ->
         seating.tell(super::Update::Open(told.open()));
         return told;
     }
+    seating.tell(super::Update::Open(super::Open::Searching { public }));
     if public {
         say("finding a way in from the internet (the public network)…");
     }

@@ -37,6 +37,9 @@ pub enum Update<G: TableSession = Session> {
 /// How a friend beyond this LAN can reach a hosted table, as far as its host knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Open {
+    /// Still finding out (before the invite is shown): asking the router to forward a
+    /// port, and looking for relays on the public network when `public`.
+    Searching { public: bool },
     /// From anywhere, directly: a stranger on the internet dialled this computer back,
     /// or (`router`) the router forwards a port to it (`UPnP`).
     Anywhere { router: bool },

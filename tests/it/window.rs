@@ -2251,6 +2251,39 @@ fn the_window_shows_a_short_code_first_and_a_friend_joins_by_it() {
 }
 
 #[test]
+fn a_window_host_whom_no_relay_answers_says_only_a_friend_nearby_can_join() {
+    let dir = tempfile::tempdir().unwrap();
+    // A relay's address with nothing behind it any more: a public network that is
+    // silent (the host looks for relays for 30 s, then gives up).
+    let network = {
+        let (relay, network) = super::codes::network(dir.path());
+        drop(relay);
+        network
+    };
+    let mut harness = public_window(&dir.path().join("host"), &network);
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the search, on screen", |h| {
+        has(h, "Finding a way in for a friend beyond this LAN")
+    });
+    until(&mut harness, "the search's end, on screen", |h| {
+        has(
+            h,
+            "No relay answered on the public network: only a friend on this LAN, or \
+             one who can reach this computer directly, can join.",
+        )
+    });
+    assert!(
+        !has(&harness, "Finding a way in"),
+        "the search's line gave way"
+    );
+    // The invite follows (the code, if any, is looked up in that silent network
+    // first), and the line stays.
+    until(&mut harness, "the invite, all the same", |h| {
+        h.state().invite().is_some() && has(h, "No relay answered on the public network")
+    });
+}
+
+#[test]
 fn the_window_joins_by_a_short_code_and_names_a_mistyped_word() {
     let dir = tempfile::tempdir().unwrap();
     let (_relay, network) = super::codes::network(dir.path());

@@ -98,6 +98,8 @@ pub(super) fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String 
 pub(super) fn open_line(t: &Text, open: crate::driver::Open) -> (String, bool) {
     use crate::driver::Open;
     match open {
+        Open::Searching { public: true } => (t.get("friend-open-searching"), false),
+        Open::Searching { public: false } => (t.get("friend-open-asking-router"), false),
         Open::Anywhere { router: false } => (t.get("friend-open-anywhere"), false),
         Open::Anywhere { router: true } => (t.get("friend-open-router"), false),
         Open::InviteAnywhere => (t.get("friend-open-invite-only"), false),
