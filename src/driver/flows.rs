@@ -273,7 +273,10 @@ fn announce<G: Game>(
         say(&format!(
             "(they type `armada join {code}`, or type it under Play a friend in the window)"
         ));
-        say("or give them the invite (128 bits, needs no public network):");
+        if !seating.config.public.is_on() {
+            say("(the public network is off: the code is found on this LAN only)");
+        }
+        say("or give them the invite (256 bits, needs no public network):");
     } else {
         say("table open; invite (give it to your friend):");
     }

@@ -44,6 +44,8 @@ host=$!
 for _ in $(seq 50); do grep -q '^armada://join/' "$dir/code-host.log" && break; sleep 0.1; done
 code=$(grep -A1 '^table open. Read this code' "$dir/code-host.log" | tail -1 | tr -d ' ')
 [ -n "$code" ] || fail "the host off the public network showed no short code on the LAN"
+grep -q '^(the public network is off: the code is found on this LAN only)' "$dir/code-host.log" \
+    || fail "the host off the public network did not say its code is for the LAN only"
 ip netns exec "$b" timeout 120 "$armada" join "$code" --no-public --bot easy \
     --listen /ip4/10.201.0.2/tcp/0 --data-dir "$dir/d" > "$dir/code-guest.log" 2>&1 \
     || fail "the guest given the short code $code did not finish"
