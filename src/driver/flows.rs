@@ -163,6 +163,21 @@ impl HostReach {
         self.told = now.addrs;
     }
 
+    /// What the relays found on the public network make of this node's reach.
+    fn say_relays(&self, say: Say<'_>) {
+        match self.relays {
+            0 if self.told.is_empty() => say(
+                "no relay found on the public network (it was asked for some for 30 s): only \
+                 a friend who can reach this machine directly (on this LAN, say) can join; a \
+                 friend's `armada relay`, given as --relay, would let anyone in",
+            ),
+            0 => {}
+            n => say(&format!(
+                "reachable through {n} relay(s) found on the public network"
+            )),
+        }
+    }
+
     /// How a friend beyond this LAN can reach the table now, as a window shows it.
     fn open(&self) -> super::Open {
         let now = self.verdicts.borrow();
@@ -208,7 +223,7 @@ async fn tell_reach<G: Game>(node: &Node, seating: &Seating<G>, say: Say<'_>) ->
     }
     told.tell_new(seating, say);
     if public {
-        say_relays(told.relays, &reach, say);
+        told.say_relays(say);
     }
     told
 }
@@ -240,21 +255,6 @@ fn relays_held(reach: &crate::net::Reach) -> usize {
         })
         .collect::<std::collections::BTreeSet<PeerId>>()
         .len()
-}
-
-/// What the `relays` found on the public network make of this node's reach.
-fn say_relays(relays: usize, reach: &crate::net::Reach, say: Say<'_>) {
-    match relays {
-        0 if reach.confirmed.addrs.is_empty() => say(
-            "no relay found on the public network (it was asked for some for 30 s): only \
-             a friend who can reach this machine directly (on this LAN, say) can join; a \
-             friend's `armada relay`, given as --relay, would let anyone in",
-        ),
-        0 => {}
-        n => say(&format!(
-            "reachable through {n} relay(s) found on the public network"
-        )),
-    }
 }
 
 /// Says what to give the friend: the short code first (when there is one), then the

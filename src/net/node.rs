@@ -95,11 +95,10 @@ struct Behaviour {
     autonat: Toggle<autonat::v2::client::Behaviour>,
 }
 
-/// How this node can be reached, as far as it knows.
+/// How this node can be reached through relays, as far as it knows (its addresses
+/// confirmed directly are watched through [`Node::reachable`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reach {
-    /// Its own addresses confirmed reachable, and which of them the router maps.
-    pub confirmed: Confirmed,
     /// Its circuit addresses on the relays it holds reservations on.
     pub circuits: Vec<Multiaddr>,
 }
@@ -402,10 +401,10 @@ impl Node {
         self.ask(Request::Discovered).await
     }
 
-    /// How this node can be reached: waits up to `within` for a stranger to confirm
-    /// an address of its or the router to map one (`UPnP`), or else for the
-    /// reservations it wants (on the public network), a stranger's try, and the
-    /// search for a router to end.
+    /// How this node can be reached through relays, once it knows how it is reached:
+    /// waits up to `within` for a stranger to confirm an address of its or the router
+    /// to map one (`UPnP`), or else for the reservations it wants (on the public
+    /// network), a stranger's try, and the search for a router to end.
     pub async fn reach(&self, within: Duration) -> Reach {
         let until = tokio::time::Instant::now() + within;
         // Usable first (the relays held, or an address confirmed or mapped), then a

@@ -336,7 +336,6 @@ impl Tracker {
             }
             Request::Reach(reply) => {
                 let _ = reply.send(Reach {
-                    confirmed: self.reachable.borrow().clone(),
                     circuits: self.relays.circuits(),
                 });
             }
