@@ -327,8 +327,9 @@ impl Yields {
                 }
                 let _ = write!(
                     line,
-                    "  {phase}: {:.2} ({n}, kept the turn {:.0} %)",
+                    "  {phase}: {:.2} ({} in {n}, kept the turn {:.0} %)",
                     f64::from(self.decks[k][p]) / f64::from(n),
+                    self.decks[k][p],
                     100.0 * f64::from(self.kept[k][p]) / f64::from(n)
                 );
             }

@@ -6,6 +6,7 @@ mod ai;
 mod archimedes;
 mod archimedes_net;
 mod archimedes_table;
+mod bench;
 mod caught;
 mod chaos;
 mod cheats;
