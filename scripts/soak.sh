@@ -3,20 +3,22 @@
 # over libp2p on loopback. Prints games per minute, each process's resident memory
 # and open file handles at game 10 and at the last game, and whether every
 # transcript verifies. Usage: scripts/soak.sh [GAMES] [PATH-TO-ARMADA]
+# Loopback only: no discovery, and never the public network.
 set -euo pipefail
+export ARMADA_NO_PUBLIC=1
 games=${1:-1000}
 armada=${2:-target/release/armada}
 [ -x "$armada" ] || { echo "soak.sh: build first: cargo build --release" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
 
-"$armada" host --no-discovery --bot medium --games "$games" \
+"$armada" host --no-discovery --no-public --bot medium --games "$games" \
     --listen /ip4/127.0.0.1/tcp/0 --data-dir "$dir/host" > "$dir/host.log" 2>&1 &
 host=$!
 for _ in $(seq 100); do grep -q '^armada://join/' "$dir/host.log" && break; sleep 0.1; done
 link=$(grep -o '^armada://join/.*' "$dir/host.log")
 start=$(date +%s.%N)
-"$armada" join "$link" --no-discovery --bot medium --games "$games" \
+"$armada" join "$link" --no-discovery --no-public --bot medium --games "$games" \
     --data-dir "$dir/guest" > "$dir/guest.log" 2>&1 &
 guest=$!
 
