@@ -23,6 +23,7 @@ shot() { import -window root "docs/$1.png"; echo "docs/$1.png"; }
 click() { xdotool mousemove "$1" "$2"; sleep 0.3; xdotool click 1; sleep "${3:-0.6}"; }
 key() { xdotool key "$1"; sleep "${2:-0.3}"; }
 
+# offline: the home screen as a player first sees it, then the computer only.
 "$armada" window --data-dir "$data" 2>/dev/null &
 app=$!
 sleep 4
@@ -70,6 +71,7 @@ shot rules_ru
 # the computer's answer, then a ship picked up with its green dots.
 kill "$app" 2>/dev/null; wait "$app" 2>/dev/null || true
 rm -rf "$data"; data=$(mktemp -d)
+# offline: Archimedes against the computer only.
 "$armada" window --data-dir "$data" 2>/dev/null &
 app=$!
 sleep 4
@@ -91,8 +93,9 @@ rm -rf "$data"; data=$(mktemp -d)
 "$armada" host --game archimedes --size 8 --bot medium --no-discovery --no-public \
     --listen /ip4/127.0.0.1/tcp/0 --data-dir "$data/host" >"$data/host.txt" 2>&1 &
 host=$!
-# Off the public network: this table is on loopback, and no script reaches the internet.
-ARMADA_NO_PUBLIC=1 "$armada" window --data-dir "$data/window" 2>/dev/null &
+# On loopback only: no script reaches the internet or multicasts on the LAN.
+"$armada" window --data-dir "$data/window" --no-discovery --no-public \
+    --listen /ip4/127.0.0.1/tcp/0 2>/dev/null &
 app=$!
 sleep 4
 link=$(grep -m1 '^armada://' "$data/host.txt")

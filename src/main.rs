@@ -108,6 +108,15 @@ enum Command {
         /// Where saved games, the identity key and the window's preferences live.
         #[arg(long, value_name = "DIR")]
         data_dir: Option<PathBuf>,
+        /// Friend tables listen here (repeatable); default: all interfaces, TCP and QUIC.
+        #[arg(long, value_name = "MULTIADDR")]
+        listen: Vec<libp2p::Multiaddr>,
+        /// Friend tables without `mDNS` and `UPnP` (both multicast on the local
+        /// network); the LAN search is off.
+        #[arg(long)]
+        no_discovery: bool,
+        #[command(flatten)]
+        public: PublicArgs,
     },
     /// Opens a table and prints its short code to read to a friend (`4821-harbor-anchor`) and its invite (a line starting `armada://join/`).
     Host {
@@ -322,6 +331,7 @@ fn run(cli: &Cli) -> Result<u8> {
     let Some(command) = &cli.command else {
         return Ok(armada::ui::run(
             armada::driver::Store::open(cli.data_dir.as_deref()).ok(),
+            None,
         ));
     };
     match command {
@@ -329,8 +339,19 @@ fn run(cli: &Cli) -> Result<u8> {
         Command::BenchWindow { fps, game, shots } => {
             cli::bench::bench_window(*fps, game, shots.as_deref())
         }
-        Command::Window { data_dir } => Ok(armada::ui::run(
+        Command::Window {
+            data_dir,
+            listen,
+            no_discovery,
+            public,
+        } => Ok(armada::ui::run(
             armada::driver::Store::open(data_dir.as_deref()).ok(),
+            Some(armada::driver::Config {
+                listen: listen.clone(),
+                discovery: !no_discovery,
+                public: public.public(),
+                ..armada::driver::Config::default()
+            }),
         )),
         Command::Lan {
             listen,

@@ -24,8 +24,10 @@ pub use i18n::{Arg, Lang, Text, message_ids};
 pub const APP_ID: &str = "io.github.armada_p2p.Armada";
 
 /// Opens the window and runs it until it is closed; the exit code. Where no window
-/// can be opened, says so in one line and points to the terminal commands.
-pub fn run(store: Option<crate::driver::Store>) -> u8 {
+/// can be opened, says so in one line and points to the terminal commands. `net`:
+/// how friend tables listen and find peers (`None`: every interface, `mDNS` and
+/// `UPnP`, and the public network unless the environment refuses it).
+pub fn run(store: Option<crate::driver::Store>, net: Option<crate::driver::Config>) -> u8 {
     let unix_without_display = cfg!(all(unix, not(target_os = "macos")))
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none();
@@ -44,6 +46,9 @@ pub fn run(store: Option<crate::driver::Store>) -> u8 {
     };
     let start = std::time::Instant::now();
     let mut armada = Armada::new(store).on_cleared_window();
+    if let Some(net) = net {
+        armada = armada.with_network(net);
+    }
     let result = run_native("Armada", options, move |ui, _frame| {
         let now = start.elapsed().as_millis() as crate::driver::Millis;
         armada.show(ui, now);

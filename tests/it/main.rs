@@ -27,6 +27,7 @@ mod layers;
 mod leaving;
 mod liar;
 mod net;
+mod offline;
 mod orders;
 mod pair;
 mod placement;

@@ -582,7 +582,10 @@ fn the_public_network_switch_shows_it_off_when_the_run_forces_it_off() {
         switch.accesskit_node().toggled(),
         Some(egui::accesskit::Toggled::False)
     );
-    assert!(has(&harness, "Off for this run: ARMADA_NO_PUBLIC is set"));
+    assert!(has(
+        &harness,
+        "Off for this run (--no-public or ARMADA_NO_PUBLIC)"
+    ));
     assert_eq!(harness.state().friend_net().public, Public::Off);
 }
 
