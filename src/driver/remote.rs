@@ -21,7 +21,7 @@ use crate::store::Store;
 #[derive(Debug)]
 pub struct Remote<G: Game = Session> {
     commands: mpsc::Sender<G::Command>,
-    updates: std::sync::mpsc::Receiver<Update<G>>,
+    updates: super::watch::Updates<G>,
     session: Option<G>,
     /// The table clock's time of the latest snapshot, and when it came.
     clock: (Millis, Instant),
@@ -163,7 +163,7 @@ impl<G: Game> Remote<G> {
 
     /// Takes in what the network side sent since the last call.
     pub fn poll(&mut self) {
-        while let Ok(update) = self.updates.try_recv() {
+        while let Some(update) = self.updates.try_recv() {
             self.take(update);
         }
     }
@@ -173,12 +173,12 @@ impl<G: Game> Remote<G> {
     /// stepping the window): it wakes at the news, not at the end of a fixed pause.
     pub fn wait(&mut self, timeout: std::time::Duration) -> bool {
         match self.updates.recv_timeout(timeout) {
-            Ok(update) => {
+            Some(update) => {
                 self.take(update);
                 self.poll();
                 true
             }
-            Err(_) => false,
+            None => false,
         }
     }
 
