@@ -147,6 +147,14 @@ fn is_public(addr: &Multiaddr) -> bool {
 }
 
 /// What the swarm task keeps track of between events.
+/// How many addresses peers say they see this node at are kept (identify).
+const MAX_OBSERVED: usize = 8;
+/// How many peers found on the LAN are kept, and addresses of each.
+const MAX_LAN: usize = 64;
+const MAX_LAN_ADDRS: usize = 8;
+/// How many peers once reached through a relay are remembered.
+const MAX_RELAYED_TO: usize = 64;
+
 #[derive(Default)]
 pub(super) struct Tracker {
     /// The route to each connected peer, published for handles.
@@ -154,11 +162,12 @@ pub(super) struct Tracker {
     /// Where each connected peer can be told this node is back after a restart
     /// (see [`Self::back_at`]), published for handles as soon as it is known.
     back_ats: watch::Sender<HashMap<PeerId, Vec<Multiaddr>>>,
-    /// Addresses peers told this node it is seen at (identify).
+    /// Addresses peers told this node it is seen at (identify): the first
+    /// [`MAX_OBSERVED`], which the node's own first dials (its relay) tell it.
     observed: Vec<Multiaddr>,
-    /// The latest ping round trips per peer (at most 256 each).
+    /// The latest ping round trips per connected peer (at most 256 each).
     rtts: HashMap<PeerId, Vec<Duration>>,
-    /// Peers found on the LAN by `mDNS`.
+    /// Peers found on the LAN by `mDNS` (at most [`MAX_LAN`], until they expire).
     lan: BTreeMap<PeerId, Vec<Multiaddr>>,
     /// Open connections per peer.
     links: HashMap<PeerId, Vec<Link>>,
@@ -183,8 +192,9 @@ pub(super) struct Tracker {
     circuits: Circuits,
     /// The limits of circuits peers opened to this node, until their connection is up.
     inbound_limits: HashMap<PeerId, Limit>,
-    /// Peers this node has been connected to through a relay.
-    relayed_to: std::collections::HashSet<PeerId>,
+    /// Peers this node has been connected to through a relay, the newest
+    /// [`MAX_RELAYED_TO`].
+    relayed_to: std::collections::VecDeque<PeerId>,
     /// Those waiting to know how the node is reachable, and whether they wait for
     /// a stranger's try too.
     ready: Vec<(bool, oneshot::Sender<()>)>,
@@ -516,7 +526,9 @@ impl Tracker {
         connection: ConnectionId,
         info: identify::Info,
     ) {
-        if !self.observed.contains(&info.observed_addr) {
+        // Any peer says what it likes here, on every connection: the list is
+        // bounded, and what came first (the relay this node dialled) stays.
+        if self.observed.len() < MAX_OBSERVED && !self.observed.contains(&info.observed_addr) {
             self.observed.push(info.observed_addr);
         }
         if let Some(dht) = swarm.behaviour_mut().kad.as_mut()
@@ -743,8 +755,11 @@ impl Tracker {
         let before = self.links.get(&peer_id);
         // A peer first reached through a relay is reached directly by a punch (which
         // can land on both transports, and after the relayed connection is gone).
-        if relayed {
-            self.relayed_to.insert(peer_id);
+        if relayed && !self.relayed_to.contains(&peer_id) {
+            if self.relayed_to.len() == MAX_RELAYED_TO {
+                self.relayed_to.pop_front();
+            }
+            self.relayed_to.push_back(peer_id);
         }
         let punched = |l: &Link| l.relayed || l.straight == Straight::Punched;
         let straight = if self.relayed_to.contains(&peer_id)
@@ -847,6 +862,10 @@ impl Tracker {
                 result: Ok(rtt),
                 ..
             }) => {
+                // Kept for connected peers only: forgotten when the last link goes.
+                if !self.links.contains_key(&peer) {
+                    return;
+                }
                 let seen = self.rtts.entry(peer).or_default();
                 if seen.len() == 256 {
                     seen.remove(0);
@@ -856,9 +875,22 @@ impl Tracker {
             BehaviourEvent::Mdns(mdns::Event::Discovered(found)) => {
                 for (peer, address) in found {
                     tracing::debug!(%peer, %address, "found on the LAN");
+                    if self.lan.len() >= MAX_LAN && !self.lan.contains_key(&peer) {
+                        continue;
+                    }
                     let addrs = self.lan.entry(peer).or_default();
-                    if !addrs.contains(&address) {
+                    if addrs.len() < MAX_LAN_ADDRS && !addrs.contains(&address) {
                         addrs.push(address);
+                    }
+                }
+            }
+            BehaviourEvent::Mdns(mdns::Event::Expired(gone)) => {
+                for (peer, address) in gone {
+                    if let Some(addrs) = self.lan.get_mut(&peer) {
+                        addrs.retain(|a| *a != address);
+                        if addrs.is_empty() {
+                            self.lan.remove(&peer);
+                        }
                     }
                 }
             }
@@ -908,6 +940,7 @@ impl Tracker {
                     if links.is_empty() {
                         self.links.remove(&peer_id);
                         self.listens.remove(&peer_id);
+                        self.rtts.remove(&peer_id);
                         self.relays.lost(peer_id);
                     }
                 }
