@@ -37,6 +37,8 @@ pub enum TypedError {
     Fleet(String),
     #[error("this setup gives you the fleet {0}; type place, or every ship by hand")]
     FleetFixed(Fleet),
+    #[error(transparent)]
+    Points(#[from] super::FleetError),
     #[error(
         "a ship by hand reads SIZE x,y DEGREES (stern in mm, heading counterclockwise from east), as L 120,60 90; not {0}"
     )]
@@ -67,7 +69,13 @@ pub fn parse_placement<R: rand::Rng + ?Sized>(
     let chosen = fleet_of(&words.concat()).ok_or_else(|| TypedError::Fleet(words.join(" ")))?;
     match fleet {
         Some(given) if given != chosen => Err(TypedError::FleetFixed(given)),
-        _ => Ok(random_placement(side, chosen, goal, rng)),
+        Some(_) => Ok(random_placement(side, chosen, goal, rng)),
+        // Only a fleet the page allows is laid: a random placement of more ships
+        // than the strip holds would never end.
+        None => {
+            super::check_points(chosen)?;
+            Ok(random_placement(side, chosen, goal, rng))
+        }
     }
 }
 

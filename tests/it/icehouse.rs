@@ -808,7 +808,7 @@ fn a_person_types_moves_and_shots_in_millimetres_and_names() {
 /// hand (size, stern, heading), each checked by the page as the session will.
 #[test]
 fn a_typed_placement_lays_the_fleet_at_random_or_by_hand() {
-    use armada::icehouse::{Fleet, Goal, TypedError, check_placement, parse_placement};
+    use armada::icehouse::{Fleet, FleetError, Goal, TypedError, check_placement, parse_placement};
     let rng = &mut ChaCha8Rng::seed_from_u64(4);
     let south = Side::South;
     let random = parse_placement(south, Some(Fleet::HEAVY), Goal::SinkAll, "place", rng).unwrap();
@@ -856,6 +856,23 @@ fn a_typed_placement_lays_the_fleet_at_random_or_by_hand() {
             TypedError::Ship("Q 100,60 90".into()),
         ),
         ("place L* 100,60 90", None, TypedError::Flagship),
+        // A points fleet the page refuses is refused before it is laid: 200 large
+        // ships would never fit the strip, and the search for room would not end.
+        (
+            "place 200L",
+            None,
+            TypedError::Points(FleetError::Points(Fleet::new(200, 0, 0), 600)),
+        ),
+        (
+            "place 1L 1M",
+            None,
+            TypedError::Points(FleetError::Points(Fleet::new(1, 1, 0), 5)),
+        ),
+        (
+            "place 5M 2S",
+            None,
+            TypedError::Points(FleetError::Points(Fleet::new(0, 5, 2), 12)),
+        ),
     ] {
         assert_eq!(
             parse_placement(south, fleet, Goal::SinkAll, line, rng),
