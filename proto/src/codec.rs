@@ -18,6 +18,8 @@ pub const MAX_TEXT: usize = 512;
 pub enum DecodeError {
     #[error("the frame has {0} bytes, more than the limit of {MAX_FRAME}")]
     TooLarge(usize),
+    #[error("the file has more than {MAX_TRANSCRIPT} bytes, the limit of a transcript")]
+    TranscriptTooLarge,
     #[error("the frame has {0} bytes, too short to hold a body and a signature")]
     TooShort(usize),
     #[error(
@@ -198,7 +200,7 @@ pub fn decode_transcript(bytes: &[u8]) -> Result<crate::Transcript, DecodeError>
 /// leaves): the transcript so far and how many bytes it takes.
 pub fn decode_transcript_prefix(bytes: &[u8]) -> Result<(crate::Transcript, usize), DecodeError> {
     if bytes.len() > MAX_TRANSCRIPT {
-        return Err(DecodeError::TooLarge(bytes.len()));
+        return Err(DecodeError::TranscriptTooLarge);
     }
     if !bytes.starts_with(&TRANSCRIPT_MAGIC) {
         return Err(DecodeError::Malformed("not an Armada transcript".into()));

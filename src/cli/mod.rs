@@ -25,7 +25,14 @@ pub static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLoc
 
 /// `armada verify`: the record of a transcript file as text or JSON; the exit code.
 pub fn verify(file: &std::path::Path, json: bool) -> u8 {
-    let bytes = match std::fs::read(file) {
+    // No further than one byte past the largest transcript: a larger file (or
+    // /dev/zero) is refused as too large, not read into memory whole.
+    let limit = armada_proto::MAX_TRANSCRIPT as u64 + 1;
+    let read = std::fs::File::open(file).and_then(|f| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(f, limit), &mut bytes).map(|_| bytes)
+    });
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("armada: cannot read {}: {error}", file.display());

@@ -169,6 +169,12 @@ fn verify_refuses_a_file_that_is_no_transcript_with_exit_code_2() {
             .unwrap()
             .contains("unreadable: the message is malformed: not an Armada transcript")
     );
+    // A file larger than any transcript is refused after the limit, not read whole:
+    // /dev/zero never ends.
+    let endless = armada(&["verify", "/dev/zero"]);
+    assert_eq!(endless.status.code(), Some(2));
+    let said = String::from_utf8(endless.stdout).unwrap();
+    assert!(said.contains("the limit of a transcript"), "{said}");
     let missing = armada(&["verify", dir.path().join("absent").to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(
