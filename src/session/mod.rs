@@ -268,7 +268,8 @@ impl Session {
     pub fn score(&self) -> [u32; 2] {
         let mut score = self.score;
         if let Some(claim) = self.wire.table.pending_claim() {
-            score[claim.claimant.index()] += 2;
+            let claimant = &mut score[claim.claimant.index()];
+            *claimant = claimant.saturating_add(2);
         }
         score
     }
@@ -805,8 +806,10 @@ impl Session {
                 )
             }
         };
-        self.score[0] += points[0];
-        self.score[1] += points[1];
+        // Saturating: the score comes back from a saved file, which is not trusted
+        // to be sane.
+        self.score[0] = self.score[0].saturating_add(points[0]);
+        self.score[1] = self.score[1].saturating_add(points[1]);
         self.wire.events.push_back(Event::Score(self.score));
         self.wire
             .send(Payload::Verdict {
