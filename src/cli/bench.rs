@@ -308,9 +308,7 @@ impl Yields {
     /// A line a kind: uses a game, and decks found a use in each phase of the hunt
     /// (a shot's beside them is what the weapon is measured against).
     fn print(&self, games: u32) {
-        println!(
-            "decks found a use, by the share of the fleet found before it (uses in brackets):"
-        );
+        println!("decks found a use, by the share of the fleet found before it (decks in uses):");
         for (k, name) in Self::KINDS.iter().enumerate() {
             let uses: u32 = self.uses[k].iter().sum();
             let mut line = format!(
