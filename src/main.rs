@@ -346,12 +346,7 @@ fn run(cli: &Cli) -> Result<u8> {
             public,
         } => Ok(armada::ui::run(
             armada::driver::Store::open(data_dir.as_deref()).ok(),
-            Some(armada::driver::Config {
-                listen: listen.clone(),
-                discovery: !no_discovery,
-                public: public.public(),
-                ..armada::driver::Config::default()
-            }),
+            Some(window_net(listen, *no_discovery, public)),
         )),
         Command::Lan {
             listen,
@@ -397,6 +392,20 @@ fn run(cli: &Cli) -> Result<u8> {
             clap_mangen::generate_to(<Cli as clap::CommandFactory>::command(), dir)?;
             Ok(0)
         }
+    }
+}
+
+/// How the window's friend tables listen and find peers, as `armada window` is told.
+fn window_net(
+    listen: &[libp2p::Multiaddr],
+    no_discovery: bool,
+    public: &PublicArgs,
+) -> armada::driver::Config {
+    armada::driver::Config {
+        listen: listen.to_vec(),
+        discovery: !no_discovery,
+        public: public.public(),
+        ..armada::driver::Config::default()
     }
 }
 
@@ -696,6 +705,49 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_window_flags_reach_its_friend_tables() {
+        use armada::driver::Public;
+        use clap::Parser;
+        let net = |args: &[&str]| {
+            let cli = super::Cli::try_parse_from(args).expect("the flags parse");
+            let Some(super::Command::Window {
+                listen,
+                no_discovery,
+                public,
+                ..
+            }) = &cli.command
+            else {
+                panic!("not the window command: {args:?}");
+            };
+            super::window_net(listen, *no_discovery, public)
+        };
+        let off = net(&[
+            "armada",
+            "window",
+            "--no-public",
+            "--no-discovery",
+            "--listen",
+            "/ip4/127.0.0.1/tcp/0",
+        ]);
+        assert!(!off.discovery);
+        assert_eq!(off.public, Public::Off);
+        assert_eq!(off.listen, ["/ip4/127.0.0.1/tcp/0".parse().unwrap()]);
+        let seed =
+            "/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWDpJ7As7BWAwRMfu1VU2WCqNjvq387JEYKDBj4kx6nXTN";
+        let through = net(&["armada", "window", "--bootstrap", seed]);
+        assert!(through.discovery && through.listen.is_empty());
+        assert_eq!(
+            through.public,
+            Public::Bootstrap(vec![seed.parse().unwrap()])
+        );
+        // Off and through a peer at once is no choice.
+        assert!(
+            super::Cli::try_parse_from(["armada", "window", "--no-public", "--bootstrap", seed])
+                .is_err()
+        );
     }
 
     #[test]
