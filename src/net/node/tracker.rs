@@ -163,7 +163,8 @@ pub(super) struct Tracker {
     /// (see [`Self::back_at`]), published for handles as soon as it is known.
     back_ats: watch::Sender<HashMap<PeerId, Vec<Multiaddr>>>,
     /// Addresses peers told this node it is seen at (identify): the first
-    /// [`MAX_OBSERVED`], which the node's own first dials (its relay) tell it.
+    /// [`MAX_OBSERVED`], which the peers it dials first (its relay, the DHT's
+    /// bootstrap peers) tell it.
     observed: Vec<Multiaddr>,
     /// The latest ping round trips per connected peer (at most 256 each).
     rtts: HashMap<PeerId, Vec<Duration>>,
@@ -527,7 +528,7 @@ impl Tracker {
         info: identify::Info,
     ) {
         // Any peer says what it likes here, on every connection: the list is
-        // bounded, and what came first (the relay this node dialled) stays.
+        // bounded, and what came first (from the peers this node dialled) stays.
         if self.observed.len() < MAX_OBSERVED && !self.observed.contains(&info.observed_addr) {
             self.observed.push(info.observed_addr);
         }
@@ -755,7 +756,9 @@ impl Tracker {
         let before = self.links.get(&peer_id);
         // A peer first reached through a relay is reached directly by a punch (which
         // can land on both transports, and after the relayed connection is gone).
-        if relayed && !self.relayed_to.contains(&peer_id) {
+        if relayed {
+            // The newest at the back: a friend met again is not the next to go.
+            self.relayed_to.retain(|p| *p != peer_id);
             if self.relayed_to.len() == MAX_RELAYED_TO {
                 self.relayed_to.pop_front();
             }
