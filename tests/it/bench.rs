@@ -3,12 +3,18 @@
 
 use std::process::Command;
 
-fn bench_ai(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_armada"))
+/// `armada bench-ai` run with `args` (words split at spaces).
+fn run(args: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_armada"))
         .arg("bench-ai")
-        .args(args)
+        .args(args.split_whitespace())
         .output()
-        .expect("armada runs");
+        .expect("armada runs")
+}
+
+/// What `armada bench-ai` with `args` printed, having succeeded.
+fn bench_ai(args: &str) -> String {
+    let out = run(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "bench-ai {args:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -66,7 +72,7 @@ fn kind_line(text: &str, kind: &str) -> (f64, Vec<Option<(u32, u32)>>) {
 #[test]
 fn the_weapon_figures_add_up_to_the_fleet_and_keep_to_the_stock() {
     let games = 6u32;
-    let text = bench_ai(&["--level", "hard", "--games", "6", "--seed", "5"]);
+    let text = bench_ai("--level hard --games 6 --seed 5");
     let totals = |kind: &str| -> (u32, u32, f64) {
         let (per_game, phases) = kind_line(&text, kind);
         let (decks, uses) = phases
@@ -129,15 +135,7 @@ fn the_weapon_figures_add_up_to_the_fleet_and_keep_to_the_stock() {
 
 #[test]
 fn a_classic_hunt_takes_twenty_hits_and_a_turn_for_every_miss() {
-    let text = bench_ai(&[
-        "--level",
-        "hard",
-        "--classic",
-        "--games",
-        "5",
-        "--seed",
-        "3",
-    ]);
+    let text = bench_ai("--level hard --classic --games 5 --seed 3");
     assert!(
         !text.contains("decks found a use"),
         "no weapons in the classic game: {text}"
@@ -158,39 +156,11 @@ fn a_classic_hunt_takes_twenty_hits_and_a_turn_for_every_miss() {
 #[test]
 fn a_seed_gives_the_same_games_every_time() {
     for args in [
-        &["--level", "hard", "--games", "4", "--seed", "9"][..],
-        &[
-            "--level",
-            "hard",
-            "--classic",
-            "--games",
-            "3",
-            "--seed",
-            "9",
-        ],
-        &["--match", "hard:medium", "--games", "4", "--seed", "9"],
-        &[
-            "--game",
-            "archimedes",
-            "--size",
-            "6",
-            "--match",
-            "hard:medium",
-            "--games",
-            "2",
-            "--seed",
-            "9",
-        ],
-        &[
-            "--game",
-            "icehouse",
-            "--match",
-            "hard:easy",
-            "--games",
-            "2",
-            "--seed",
-            "9",
-        ],
+        "--level hard --games 4 --seed 9",
+        "--level hard --classic --games 3 --seed 9",
+        "--match hard:medium --games 4 --seed 9",
+        "--game archimedes --size 6 --match hard:medium --games 2 --seed 9",
+        "--game icehouse --match hard:easy --games 2 --seed 9",
     ] {
         let first = untimed(&bench_ai(args));
         let again = untimed(&bench_ai(args));
@@ -201,29 +171,9 @@ fn a_seed_gives_the_same_games_every_time() {
 #[test]
 fn a_match_counts_every_game_once() {
     for args in [
-        &["--match", "hard:easy", "--games", "5", "--seed", "2"][..],
-        &[
-            "--game",
-            "archimedes",
-            "--size",
-            "6",
-            "--match",
-            "medium:easy",
-            "--games",
-            "3",
-            "--seed",
-            "2",
-        ],
-        &[
-            "--game",
-            "icehouse",
-            "--match",
-            "medium:easy",
-            "--games",
-            "3",
-            "--seed",
-            "2",
-        ],
+        "--match hard:easy --games 5 --seed 2",
+        "--game archimedes --size 6 --match medium:easy --games 3 --seed 2",
+        "--game icehouse --match medium:easy --games 3 --seed 2",
     ] {
         let text = bench_ai(args);
         let tally = text
@@ -238,7 +188,7 @@ fn a_match_counts_every_game_once() {
             (field::<f64>(tally, "win_rate") - f64::from(wins) / f64::from(games)).abs() < 0.0006,
             "{tally}"
         );
-        if args.contains(&"icehouse") {
+        if args.contains("icehouse") {
             let ended: u32 = tally
                 .split_whitespace()
                 .filter(|f| f.starts_with("end_"))
@@ -252,15 +202,11 @@ fn a_match_counts_every_game_once() {
 #[test]
 fn bad_arguments_are_refused_by_name() {
     for (args, why) in [
-        (&["--match", "hard", "--games", "2"][..], "A:B"),
-        (&["--match", "hard:captain", "--games", "2"], "captain"),
-        (&["--level", "hard", "--games", "0"], "at least 1"),
+        ("--match hard --games 2", "A:B"),
+        ("--match hard:captain --games 2", "captain"),
+        ("--level hard --games 0", "at least 1"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_armada"))
-            .arg("bench-ai")
-            .args(args)
-            .output()
-            .expect("armada runs");
+        let out = run(args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} was taken");
         assert!(stderr.contains(why), "{args:?}: {stderr}");
