@@ -5,6 +5,7 @@
 use super::*;
 
 mod dht;
+mod reach;
 
 /// What a handle asks of the swarm task.
 pub(super) enum Request {
@@ -603,21 +604,6 @@ impl Tracker {
         self.answer_ready();
     }
 
-    /// A stranger dialled this node back at `address` (`AutoNAT`): it is reachable
-    /// as it is, and asks for no more reservations.
-    fn confirmed(&mut self, address: Multiaddr) {
-        tracing::info!(%address, "reachable directly (a stranger dialled back)");
-        self.reachable.send_if_modified(|known| {
-            let new = !known.addrs.contains(&address);
-            if new {
-                known.addrs.push(address);
-            }
-            new
-        });
-        self.relays.set_want(0);
-        self.answer_ready();
-    }
-
     /// Dials a fresh circuit for each one due to be replaced (the old one is closed
     /// once the fresh one is up).
     fn replace_circuits(&mut self, swarm: &mut Swarm<Behaviour>) {
@@ -638,41 +624,6 @@ impl Tracker {
                         .failed(fresh, peer, tokio::time::Instant::now());
                 }
             }
-        }
-    }
-
-    /// The router mapped a port (or a mapping expired, or there is no router to
-    /// map on): the search for one is over.
-    fn upnp(&mut self, event: upnp::Event) {
-        tracing::info!(?event, "UPnP");
-        match event {
-            upnp::Event::NewExternalAddr { external_addr, .. } => {
-                self.reachable
-                    .send_modify(|known| known.mapped.push(external_addr));
-            }
-            upnp::Event::ExpiredExternalAddr { external_addr, .. } => {
-                self.reachable.send_if_modified(|known| {
-                    let before = (known.addrs.len(), known.mapped.len());
-                    known.mapped.retain(|a| *a != external_addr);
-                    known.addrs.retain(|a| *a != external_addr);
-                    before != (known.addrs.len(), known.mapped.len())
-                });
-            }
-            upnp::Event::GatewayNotFound | upnp::Event::NonRoutableGateway => {}
-        }
-        self.mapping = false;
-        self.answer_ready();
-    }
-
-    /// Answers those waiting to know how the node is reachable, once it does.
-    fn answer_ready(&mut self) {
-        let known = !self.reachable.borrow().addrs.is_empty();
-        let usable = self.relays.enough() && !self.mapping;
-        let tested = self.tested;
-        for (_, reply) in self.ready.extract_if(.., |(wants_test, _)| {
-            known || (usable && (tested || !*wants_test))
-        }) {
-            let _ = reply.send(());
         }
     }
 
