@@ -623,6 +623,8 @@ impl Armada {
             if lang != self.text.lang() {
                 self.text = Text::new(lang);
                 self.prefs.lang = lang;
+                // The home screen's lines are worded once a visit: word them anew.
+                self.home = None;
                 self.save_prefs();
             }
             if ui

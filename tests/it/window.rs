@@ -336,6 +336,12 @@ fn resigning_asks_first_and_the_game_is_listed_with_its_verdict() {
         "Against the computer (Hard): one game, score 0 – 1; every answer proven"
     ));
     assert!(!has(&harness, "Resume the unfinished game"));
+    // The list speaks the language just chosen, without leaving home first.
+    harness.get_by_label("Language").click();
+    harness.run();
+    click(&mut harness, "Українська");
+    assert!(has(&harness, "Суперник — комп'ютер (Складний)"));
+    assert!(!has(&harness, "Against the computer (Hard)"));
 }
 
 fn session_id(harness: &Harness<'_, Armada>) -> [u8; 32] {
@@ -1242,6 +1248,28 @@ fn the_boards_and_buttons_stay_put_as_the_battle_goes_on() {
         egui::Vec2::new(1100.0, 760.0),
     ] {
         boards_and_buttons_stay_put(size);
+    }
+}
+
+#[test]
+fn the_home_screen_fits_a_small_window() {
+    for size in [
+        egui::Vec2::new(640.0, 480.0),
+        egui::Vec2::new(800.0, 600.0),
+        egui::Vec2::new(1100.0, 760.0),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = armada::store::Store::open(Some(dir.path())).unwrap();
+        let harness = sized_harness(Armada::new(Some(store)), size);
+        for label in ["Join", "Open a table", "Hard", "Your friend's code"] {
+            let rect = harness.get_by_label_contains(label).rect();
+            assert!(
+                rect.right() <= size.x,
+                "{label} ends at {} in a window {} wide",
+                rect.right(),
+                size.x
+            );
+        }
     }
 }
 

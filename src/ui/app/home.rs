@@ -92,12 +92,23 @@ impl Armada {
         let mut mode = self.prefs.mode;
         let mut chosen = None;
         let mut friend = Friend::default();
-        ui.horizontal_top(|ui| {
-            card(ui, 400.0, |ui| chosen = self.new_game_card(ui, &mut mode));
+        // Side by side when both cards fit; one above the other in a narrow window,
+        // so that nothing (the Join button) is pushed past its right edge.
+        if ui.available_width() >= NEW_GAME_WIDTH + FRIEND_WIDTH + 12.0 + 2.0 * CARD_EXTRA {
+            ui.horizontal_top(|ui| {
+                card(ui, NEW_GAME_WIDTH, |ui| {
+                    chosen = self.new_game_card(ui, &mut mode);
+                });
+                ui.add_space(12.0);
+                let width = ui.available_width() - CARD_EXTRA;
+                card(ui, width, |ui| friend = self.friend_card(ui));
+            });
+        } else {
+            let width = ui.available_width() - CARD_EXTRA;
+            card(ui, width, |ui| chosen = self.new_game_card(ui, &mut mode));
             ui.add_space(12.0);
-            let width = (ui.available_width() - 34.0).max(360.0);
             card(ui, width, |ui| friend = self.friend_card(ui));
-        });
+        }
         if friend.public {
             self.save_prefs();
         }
@@ -111,7 +122,7 @@ impl Armada {
             return;
         }
         ui.add_space(12.0);
-        let width = (ui.available_width() - 34.0).max(360.0);
+        let width = ui.available_width() - CARD_EXTRA;
         let mut resume = (None, None, false, false);
         card(ui, width, |ui| {
             resume = self.saved_tables_section(ui);
@@ -218,7 +229,7 @@ impl Armada {
             ui.add(
                 egui::TextEdit::singleline(&mut self.invite)
                     .hint_text(t.get("home-invite-hint"))
-                    .desired_width(360.0),
+                    .desired_width((ui.available_width() - 70.0).clamp(160.0, 360.0)),
             )
             .widget_info(|| {
                 egui::WidgetInfo::labeled(
@@ -666,6 +677,13 @@ fn saved_tables(store: &Store, t: &Text) -> HomeInfo {
         },
     }
 }
+
+/// The inner width of the card of a game against the computer, when side by side.
+const NEW_GAME_WIDTH: f32 = 400.0;
+/// The least inner width of the friend card beside it.
+const FRIEND_WIDTH: f32 = 360.0;
+/// What a card adds around its inner width: margins and stroke, both sides.
+const CARD_EXTRA: f32 = 34.0;
 
 /// A framed card of the home screen, `width` wide inside.
 fn card(ui: &mut egui::Ui, width: f32, add: impl FnOnce(&mut egui::Ui)) {
