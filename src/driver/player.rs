@@ -65,7 +65,7 @@ impl Human {
     /// The command a typed line asks for, or why it is not one.
     pub fn command<G: Game>(&mut self, session: &G, line: &str) -> Result<G::Command, String> {
         // No command is longer; a refusal never echoes a pasted page back whole.
-        const LONGEST: usize = 64;
+        const LONGEST: usize = 256;
         let chars = line.trim().chars().count();
         if chars > LONGEST {
             let start: String = line.trim().chars().take(24).collect();

@@ -269,11 +269,14 @@ impl<T: Observe, E: From<Told>> Endpoint<T, E> {
     }
 
     /// Reports a refused frame to the shell and, once per frame accepted from the
-    /// peer, to the peer (an early frame is not refused but held, and a duplicate is
-    /// what a reconnecting peer re-sends: neither is worth a word).
+    /// peer, to the peer. A duplicate is what a reconnecting peer re-sends, and an
+    /// early frame is not refused but held: neither is worth a word to either.
     fn refuse(&mut self, bytes: &[u8], rejected: Rejected) -> Rejected {
+        if matches!(rejected, Rejected::Duplicate { .. }) {
+            return rejected;
+        }
         self.tell(Told::Refused(rejected.clone()));
-        if self.may_refuse && !matches!(rejected, Rejected::Duplicate { .. }) {
+        if self.may_refuse {
             self.may_refuse = false;
             self.refusal = Some(proto::ProtocolError {
                 version: PROTOCOL_VERSION,

@@ -438,6 +438,11 @@ impl Store {
         write_atomic(&self.meta_path(table), &bytes, false)
     }
 
+    /// Whether a table `table` was saved here (its meta file is there, read or not).
+    pub fn has_table(&self, table: &[u8; 32]) -> bool {
+        self.meta_path(table).exists()
+    }
+
     /// How to reach a table's other player, as saved at its start.
     pub fn load_meta(&self, table: &[u8; 32]) -> anyhow::Result<TableMeta> {
         let path = self.meta_path(table);

@@ -213,6 +213,28 @@ fn a_bad_size_is_a_clear_error() {
 }
 
 #[test]
+fn resume_names_a_table_id_that_is_not_one_or_not_here() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let offline = ["--no-public", "--no-discovery", "--data-dir", data];
+    let resume = |table: &str| {
+        let out = armada(&[&["resume", "--table", table][..], &offline[..]].concat());
+        assert!(!out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let error = resume("abc");
+    assert!(
+        error.contains("\"abc\" is not a table id: one is 64 hex digits"),
+        "{error}"
+    );
+    let error = resume(&"ab".repeat(32));
+    assert!(
+        error.contains(&format!("there is no saved table {} here", "ab".repeat(32))),
+        "{error}"
+    );
+}
+
+#[test]
 fn help_lists_the_commands() {
     let out = armada(&["--help"]);
     assert!(out.status.success());

@@ -116,7 +116,13 @@ fn mutated_frames_are_refused() {
 fn a_replayed_frame_is_refused_once_taken_in() {
     let (mut pair, frame) = mid_game(5);
     pair.guest.handle_message(0, &frame).unwrap();
+    pair.collect();
     let error = refused(&mut pair, &frame);
+    // What a reconnecting peer re-sends is no news to the player, nor to the peer.
+    while let Some(event) = pair.guest.poll_event() {
+        assert!(!matches!(event, Event::Refused(_)), "{event:?}");
+    }
+    assert!(pair.guest.poll_transmit().is_none(), "no refusal goes back");
     assert!(
         matches!(
             error,

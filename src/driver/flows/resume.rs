@@ -7,11 +7,18 @@ use super::*;
 /// game it plays: what [`resume`] needs to be called with.
 pub fn saved_table(store: &Store, table: Option<&str>) -> anyhow::Result<([u8; 32], TableGame)> {
     let id = if let Some(text) = table {
-        <[u8; 32]>::try_from(hex::decode(text.trim())?)
-            .map_err(|_| anyhow::anyhow!("a table id is 64 hex digits"))?
+        hex::decode(text.trim())
+            .ok()
+            .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+            .ok_or_else(|| {
+                anyhow::anyhow!("{text:?} is not a table id: one is 64 hex digits (0–9, a–f)")
+            })?
     } else {
         newest_network_table(store)?
     };
+    if !store.has_table(&id) {
+        anyhow::bail!("there is no saved table {} here", hex::encode(id));
+    }
     let meta = store.load_meta(&id)?;
     anyhow::ensure!(
         !meta.is_computer(),
