@@ -117,17 +117,33 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
         Event::Table(Note::PlayAgain(_)) => {
             "the other player asks for another game: type `again` to play it".into()
         }
-        Event::Table(Note::Left { seat, .. }) if *seat == me => {
-            "you left the table; a game that was under way is recorded as resigned".into()
+        Event::Table(Note::Left { seat, reason }) if *seat == me => {
+            let resigned = session
+                .table()
+                .game()
+                .and_then(armada::rules::Game::ending)
+                .is_some_and(|e| {
+                    e.reason == armada::rules::EndReason::Resigned && e.winner == Some(me.other())
+                });
+            if resigned {
+                "you left the table; a game that was under way is recorded as resigned".into()
+            } else {
+                format!("you left the table: {reason}")
+            }
         }
         Event::Table(Note::Left { reason, .. }) => {
             format!("the other player left the table ({reason})")
         }
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
-        Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
-            format!("{} claimed a forfeit: {owed:?} owed", who(*claimant))
-        }
+        Event::Table(Note::ForfeitClaimed { claimant, owed }) => claim_line(
+            *claimant == me,
+            match owed {
+                armada_proto::Owed::Answer => "an answer",
+                armada_proto::Owed::Move => "a move",
+                armada_proto::Owed::Reveal => "a reveal",
+            },
+        ),
         Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
         Event::Table(Note::Settled(verdict)) => match verdict {
             Verdict::Honest(ending) => {
@@ -150,6 +166,20 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
     })
 }
 
+/// A forfeit claim as its two sides read it, at every game alike: who owed `what`,
+/// and that the claimant's win is a claim, decided by the debtor's next message.
+fn claim_line(mine: bool, what: &str) -> String {
+    if mine {
+        format!(
+            "you claimed a forfeit: the other player owed {what} past its deadline; \
+             the game is yours unless their next message shows they were there \
+             (until then the record says incomplete)"
+        )
+    } else {
+        format!("they claimed a forfeit: you owed {what} past its deadline; the game is theirs")
+    }
+}
+
 /// The line of an open game's table event that every such game says alike: the
 /// end, lies, claims, the verdict, leaves, play again and the peer's words; `None`
 /// for the game's own (its moves) and for what needs no line.
@@ -162,10 +192,9 @@ fn open_table_line<G: armada::driver::OpenGame>(
     match event {
         Event::Table(Note::Ended(outcome)) => Some(format!("game over: {outcome}")),
         Event::Table(Note::LieProven(lie)) => Some(format!("lie proven: {lie}")),
-        Event::Table(Note::ForfeitClaimed { claimant, .. }) => Some(format!(
-            "{} claimed a forfeit: a move is overdue",
-            who(*claimant)
-        )),
+        Event::Table(Note::ForfeitClaimed { claimant, .. }) => {
+            Some(claim_line(*claimant == me, "a move"))
+        }
         Event::Table(Note::ClaimRefuted { .. }) => Some("the forfeit claim was refuted".into()),
         Event::Table(Note::DrawOffered(seat)) if *seat == me => {
             Some("you offered a draw; it stands until the other player answers or acts".into())

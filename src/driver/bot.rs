@@ -54,6 +54,14 @@ impl Bot {
         session: &Session,
         rng: &mut R,
     ) -> Option<Command> {
+        // A draw offered to it is declined at once, as at the other games' tables,
+        // rather than left standing until an action lapses it.
+        if let Some(game) = session.table().game()
+            && game.draw_offer() == Some(session.seat().other())
+            && game.clone().answer_draw(session.seat(), false).is_ok()
+        {
+            return Some(Command::AnswerDraw(false));
+        }
         match self.due(session) {
             Owed::Nothing => None,
             Owed::PlayAgain => Some(Command::PlayAgain),

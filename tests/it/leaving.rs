@@ -97,6 +97,29 @@ fn leaving_game_two(exit: Exit) {
     }
 }
 
+/// Leaving after the last verdict resigns nothing, and is not said to.
+#[test]
+fn leaving_between_games_is_not_said_to_resign_one() {
+    let table = person_leaves(Exit::Quit, 1, 4);
+    assert!(
+        table
+            .said
+            .iter()
+            .any(|l| l.starts_with("you left the table: ")),
+        "{:?}",
+        table.said
+    );
+    assert!(
+        !table
+            .said
+            .iter()
+            .any(|l| l.contains("recorded as resigned")),
+        "{:?}",
+        table.said
+    );
+    table.ends_complete("after game one");
+}
+
 /// Regression: resuming a table that is over printed "resuming table …" and waited
 /// for good.
 #[test]

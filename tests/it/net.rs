@@ -460,6 +460,13 @@ fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
     );
     assert!(guest.wait_for("game 1 started"));
     guest.kill();
+    // The claimant is told the win is a claim that the debtor's next message decides.
+    assert!(
+        host.wait_for(
+            "past its deadline; the game is yours unless their next message shows they were there"
+        ),
+        "the claim is not said as one"
+    );
     assert!(
         host.wait_for("the other player is gone: a forfeit is claimed on the record"),
         "the host never claimed the forfeit"

@@ -129,6 +129,32 @@ mod draws {
     }
 
     #[test]
+    fn a_computer_declines_a_draw_offered_to_it_at_once() {
+        let mut pair = started();
+        let mut bot = armada::driver::bot::Bot::new(armada::ai::Level::Hard, 1);
+        assert!(
+            !matches!(
+                bot.next(&pair.guest, &mut pair.rng),
+                Some(Command::AnswerDraw(_))
+            ),
+            "no offer, nothing to answer"
+        );
+        pair.host.handle_command(0, Command::OfferDraw).unwrap();
+        pair.drive();
+        let answer = bot.next(&pair.guest, &mut pair.rng);
+        assert!(
+            matches!(answer, Some(Command::AnswerDraw(false))),
+            "{answer:?}"
+        );
+        pair.guest.handle_command(0, answer.unwrap()).unwrap();
+        pair.drive();
+        for seat in Seat::BOTH {
+            let game = pair.session(seat).table().game().unwrap();
+            assert!(!game.is_over() && game.draw_offer().is_none(), "{seat}");
+        }
+    }
+
+    #[test]
     fn an_accepted_offer_ends_the_game_drawn_on_both_sides() {
         let mut pair = started();
         pair.host.handle_command(0, Command::OfferDraw).unwrap();
