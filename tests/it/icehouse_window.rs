@@ -796,7 +796,8 @@ fn friends_offer_draws_play_again_and_resign_at_an_icehouse_table() {
     for side in [&host, &guest] {
         assert!(!has(side, "Place the rest automatically") && !has(side, "Lay your fleet"));
     }
-    assert!(has(&guest, "A player resigned."));
+    assert!(has(&guest, "Your opponent resigned."));
+    assert!(has(&host, "You resigned."));
     for side in ["host", "guest"] {
         let report = saved_report(&dir.path().join(side));
         assert_eq!(

@@ -3064,9 +3064,15 @@ fn archimedes_is_saved_after_every_move_and_continued_from_home() {
     click(&mut harness, "Menu");
     click(&mut harness, "How to play");
     assert!(has(&harness, "like a chess queen"));
+    // Resign asks first: "No" plays on.
     click(&mut harness, "Resign");
+    assert!(has(&harness, "Resign this game?"));
+    click(&mut harness, "No, play on");
+    assert!(!has(&harness, "You lose."));
+    click(&mut harness, "Resign");
+    click(&mut harness, "Yes, resign");
     assert!(has(&harness, "You lose."));
-    assert!(has(&harness, "A player resigned."));
+    assert!(has(&harness, "You resigned."));
 }
 
 #[test]
@@ -3082,9 +3088,10 @@ fn the_archimedes_results_are_whole_on_screen_at_both_sizes() {
         click(&mut harness, "Easy");
         click(&mut harness, "Menu");
         click(&mut harness, "Resign");
+        click(&mut harness, "Yes, resign");
         assert!(has(&harness, "You lose."), "{size:?}");
         let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
-        for label in ["You lose.", "A player resigned.", "New game", "Home"] {
+        for label in ["You lose.", "You resigned.", "New game", "Home"] {
             for node in harness.get_all_by_label(label) {
                 assert!(
                     window.contains_rect(node.rect()),
@@ -3215,11 +3222,13 @@ fn two_windows_play_archimedes_by_clicks_over_loopback_and_again() {
     // The guest resigns from its menu; both see it, and the host wins.
     click(&mut guest, "Menu");
     click(&mut guest, "Resign");
+    click(&mut guest, "Yes, resign");
     both_until(&mut host, &mut guest, "the resignation settled", |h, g| {
         has(h, "You win!") && has(g, "You lose.")
     });
+    assert!(has(&guest, "You resigned."));
     assert!(
-        has(&host, "A player resigned."),
+        has(&host, "Your opponent resigned."),
         "the host is told why it won: {:?} / {:?}",
         labels(&host),
         labels(&guest)

@@ -38,12 +38,14 @@ pub(super) struct ArchPlay {
     refused: Option<String>,
 }
 
-/// The pause menu: closed, open, or open with the short rules.
+/// The pause menu: closed, open, open with the short rules, or asking whether to
+/// resign (a slip of the pointer must not end a game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Menu {
     Closed,
     Open,
     Rules,
+    Resign,
 }
 
 /// What the screen asks of the window.
@@ -152,7 +154,7 @@ impl ArchPlay {
             if ui.button(t.get("arch-menu")).clicked() {
                 self.menu = match self.menu {
                     Menu::Closed => Menu::Open,
-                    Menu::Open | Menu::Rules => Menu::Closed,
+                    Menu::Open | Menu::Rules | Menu::Resign => Menu::Closed,
                 };
             }
             ui.add_space(12.0);
@@ -313,14 +315,25 @@ impl ArchPlay {
                 };
             }
             let playing = self.table.open() && !self.table.ended();
-            if playing && ui.button(t.get("arch-resign")).clicked() {
-                self.table.resign();
-                self.menu = Menu::Closed;
+            if playing && self.menu != Menu::Resign && ui.button(t.get("arch-resign")).clicked() {
+                self.menu = Menu::Resign;
             }
             if ui.button(t.get("home")).clicked() {
                 asked = Asked::Home;
             }
         });
+        if self.menu == Menu::Resign {
+            ui.horizontal(|ui| {
+                ui.label(t.get("resign-confirm"));
+                if ui.button(t.get("resign-yes")).clicked() {
+                    self.table.resign();
+                    self.menu = Menu::Closed;
+                }
+                if ui.button(t.get("resign-no")).clicked() {
+                    self.menu = Menu::Open;
+                }
+            });
+        }
         asked
     }
 
@@ -492,10 +505,7 @@ impl ArchPlay {
             None => t.get("arch-drawn"),
         };
         ui.heading(RichText::new(headline).size(22.0).strong());
-        match &decided.lie {
-            Some(lie) => ui.label(t.with(decided.why, &[("lie", Arg::from(lie.clone()))])),
-            None => ui.label(t.get(decided.why)),
-        };
+        ui.label(decided.words(t, &me));
         let [mine, theirs] = self.lost();
         let friend = self.table.level().is_none();
         ui.label(t.with(

@@ -11,6 +11,26 @@ pub(super) struct Decided<S> {
     pub(super) lie: Option<String>,
 }
 
+impl<S: PartialEq> Decided<S> {
+    /// Why, as the results say it to the player commanding `me`: a resignation
+    /// names who resigned, a lie is quoted.
+    pub(super) fn words(&self, t: &crate::ui::i18n::Text, me: &S) -> String {
+        use crate::ui::i18n::Arg;
+        match &self.lie {
+            Some(lie) => t.with(self.why, &[("lie", Arg::from(lie.as_str()))]),
+            None if self.why == "arch-why-resigned" => {
+                let who = if self.winner.as_ref() == Some(me) {
+                    "they"
+                } else {
+                    "you"
+                };
+                t.with("how-resigned", &[("who", Arg::from(who))])
+            }
+            None => t.get(self.why),
+        }
+    }
+}
+
 impl<S> Decided<S> {
     /// A friend's table's settled verdict: `side` is the side a seat commands,
     /// `rules` the message of an end by the game's own rules.

@@ -26,10 +26,7 @@ impl IcePlay {
             Some(_) => "arch-lost",
             None => "arch-drawn",
         };
-        let why = match &decided.lie {
-            Some(lie) => t.with(decided.why, &[("lie", Arg::from(lie.as_str()))]),
-            None => t.get(decided.why),
-        };
+        let why = decided.words(t, &me);
         let (lost, shots, turns) = self.figures();
         let again = self.table.again();
         let left = self.table.friend_left();
