@@ -203,6 +203,13 @@ fn one_action(harness: &mut Harness<'static, Armada>, settle: &mut Settle<'_>) -
                         .nth(1)
                         .is_some_and(|s| s.split(", ").any(|n| n == name))
                 });
+            // The pointer leaving the table for End turn finds it where it was.
+            let end_turn = |h: &Harness<'_, Armada>| h.get_by_label("End turn (Space)").rect();
+            let over_table = end_turn(harness);
+            harness.hover_at(over_table.center());
+            harness.run();
+            assert_eq!(end_turn(harness), over_table, "End turn moved");
+            hover(harness, at);
             if lit {
                 shot(harness, "icehouse_fire.png");
                 click_at(harness, at);

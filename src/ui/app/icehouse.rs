@@ -844,6 +844,11 @@ impl IcePlay {
             }
             Mode::Fire => {
                 ui.label(t.get("ice-fire-help"));
+                // The line of fire's words take their room whether the pointer is on
+                // the table or not, so that End turn below never moves from under it.
+                let top = ui.cursor().top();
+                let room = 2.0 * ui.text_style_height(&egui::TextStyle::Body)
+                    + ui.spacing().item_spacing.y;
                 if let Some(at) = self.last_pointer
                     && let Some(aim) = it::aim(game, ship, at)
                 {
@@ -858,6 +863,10 @@ impl IcePlay {
                     } else {
                         ui.label(t.with("ice-lit", &[("ships", Arg::from(names.join(", ")))]));
                     }
+                }
+                let used = ui.cursor().top() - top;
+                if used < room {
+                    ui.add_space(room - used);
                 }
             }
         }
