@@ -62,6 +62,15 @@ fn sized_harness(app: Armada, size: egui::Vec2) -> Harness<'static, Armada> {
         )
 }
 
+/// Whether the results say `whose` ("Your", "Opponent's") answers were all proven
+/// and the revealed fleet legal.
+fn proven(harness: &Harness<'_, Armada>, whose: &str) -> bool {
+    harness
+        .query_all_by_label_contains(&format!("{whose} answers: "))
+        .filter_map(|n| n.accesskit_node().value())
+        .any(|l| l.ends_with("and the revealed fleet is legal."))
+}
+
 pub(crate) fn has(harness: &Harness<'_, Armada>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
 }
@@ -137,7 +146,7 @@ fn a_whole_game_against_the_computer_is_played_by_clicks_and_verified() {
     );
     // The new game is unfinished: home offers to resume it.
     click(&mut harness, "Home");
-    assert!(has(&harness, "Resume the unfinished game"));
+    assert!(has(&harness, "Resume the unfinished sea battle"));
 }
 
 /// Classic sea battle chosen on the home screen: the boards have the chosen side, the
@@ -213,8 +222,8 @@ fn play_to_the_end_by_clicks(harness: &mut Harness<'_, Armada>) {
         harness.step();
     }
     assert!(has(harness, "You win!") || has(harness, "You lose."));
-    assert!(has(harness, "Your answers: All"));
-    assert!(has(harness, "Opponent's answers: All"));
+    assert!(proven(harness, "Your"));
+    assert!(proven(harness, "Opponent\'s"));
     let session = harness.state().session().unwrap();
     assert!(matches!(
         session.table().settled(),
@@ -335,7 +344,7 @@ fn resigning_asks_first_and_the_game_is_listed_with_its_verdict() {
         &harness,
         "Against the computer (Hard): one game, score 0 – 1; every answer proven"
     ));
-    assert!(!has(&harness, "Resume the unfinished game"));
+    assert!(!has(&harness, "Resume the unfinished sea battle"));
     // The list speaks the language just chosen, without leaving home first.
     harness.get_by_label("Language").click();
     harness.run();
@@ -375,8 +384,8 @@ fn closing_the_window_mid_game_and_reopening_resumes_it() {
     }
     // Home, then the game is offered to resume.
     click(&mut harness, "Home");
-    assert!(has(&harness, "Resume the unfinished game"));
-    click(&mut harness, "Resume the unfinished game");
+    assert!(has(&harness, "Resume the unfinished sea battle"));
+    click(&mut harness, "Resume the unfinished sea battle");
     assert!(has(&harness, "Enemy waters"));
 }
 
@@ -781,6 +790,31 @@ fn plurals_follow_each_language() {
     assert_eq!(ship(Lang::En), "cruiser (3 decks)");
     assert_eq!(ship(Lang::Uk), "крейсер (3 палуби)");
     assert_eq!(ship(Lang::Ru), "крейсер (3 палубы)");
+    let proven = |lang, n: u32| Text::new(lang).with("verdict-honest", &[("answers", n.into())]);
+    assert_eq!(
+        proven(Lang::En, 0),
+        "No answer was owed, and the revealed fleet is legal."
+    );
+    assert_eq!(
+        proven(Lang::En, 1),
+        "One answer proven, and the revealed fleet is legal."
+    );
+    assert_eq!(
+        proven(Lang::En, 7),
+        "All 7 answers proven, and the revealed fleet is legal."
+    );
+    assert_eq!(
+        proven(Lang::Ru, 0),
+        "Ответов не было, раскрытый флот правильный."
+    );
+    assert_eq!(
+        proven(Lang::Ru, 3),
+        "Все 3 ответа доказаны, раскрытый флот правильный."
+    );
+    assert_eq!(
+        proven(Lang::Uk, 0),
+        "Відповідей не було, розкритий флот правильний."
+    );
 }
 
 #[test]
@@ -1034,10 +1068,8 @@ fn a_friend_table_opened_in_the_window_is_joined_by_invite_and_played_to_the_end
         clicks += 1;
         assert!(clicks < 400, "the game does not end");
     }
-    until(&mut harness, "the verdict", |h| {
-        has(h, "Opponent's answers: All")
-    });
-    assert!(has(&harness, "Your answers: All"));
+    until(&mut harness, "the verdict", |h| proven(h, "Opponent\'s"));
+    assert!(proven(&harness, "Your"));
     let status = guest.wait().unwrap();
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut guest.stderr.take().unwrap(), &mut stderr).unwrap();
@@ -1110,9 +1142,7 @@ fn the_window_joins_a_friend_table_by_pasted_invite_and_can_resign_there() {
     until(&mut harness, "the battle", |h| has(h, "Resign"));
     click(&mut harness, "Resign");
     click(&mut harness, "Yes, resign");
-    until(&mut harness, "the verdict", |h| {
-        has(h, "Opponent's answers: All")
-    });
+    until(&mut harness, "the verdict", |h| proven(h, "Opponent\'s"));
     assert!(has(&harness, "You lose."));
     // Its one game played, the host's computer leaves the table and its process
     // ends: the window says so and offers no Play again that would do nothing
@@ -1899,7 +1929,7 @@ fn two_windows_in_one_process_agree_a_draw_play_again_with_seats_swapped_and_dec
     let (_, answerer) = offer_draw(&mut host, &mut guest, first);
     click(answerer, "Accept");
     both_until(&mut host, &mut guest, "the verdicts", |h, g| {
-        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+        proven(h, "Opponent\'s") && proven(g, "Opponent\'s")
     });
     assert!(has(&host, "A draw.") && has(&guest, "A draw."));
     assert!(has(&host, "Both agreed to a draw."));
@@ -2003,7 +2033,7 @@ fn a_friend_game_resumes_after_the_window_is_closed_and_opened_again() {
     let (_, answerer) = offer_draw(&mut host, &mut guest, mover);
     click(answerer, "Accept");
     both_until(&mut host, &mut guest, "the verdicts", |h, g| {
-        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+        proven(h, "Opponent\'s") && proven(g, "Opponent\'s")
     });
 }
 
@@ -2070,7 +2100,7 @@ fn two_windows_play_a_whole_game_by_clicks_over_loopback() {
         .count();
     assert_eq!(timed, 0, "every shot was a click, none the move timer's");
     both_until(&mut host, &mut guest, "the verdicts", |h, g| {
-        has(h, "Opponent's answers: All") && has(g, "Opponent's answers: All")
+        proven(h, "Opponent\'s") && proven(g, "Opponent\'s")
     });
     assert!(has(&host, "Every ship of the losing fleet was sunk."));
     let winners = [&host, &guest].map(|h| has(h, "You win!"));
@@ -2212,7 +2242,7 @@ fn a_saved_table_that_cannot_be_read_is_set_aside_with_a_word() {
     std::fs::write(&path, &bytes).unwrap();
     let harness = window(dir.path());
     assert!(harness.state().session().is_none(), "not reopened");
-    assert!(!has(&harness, "Resume the unfinished game"));
+    assert!(!has(&harness, "Resume the unfinished sea battle"));
     assert!(has(&harness, "One saved table cannot be read"));
 
     let (dir, id) = saved_game();
@@ -2543,6 +2573,25 @@ fn the_rules_open_over_a_battle_by_key_and_leave_it_as_it_was() {
     assert!(moves(&harness) > before, "the game goes on");
 }
 
+#[test]
+fn the_rules_tabs_stay_put_whichever_page_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = window(dir.path());
+    click(&mut harness, "Rules");
+    let tabs = ["The sea battle", "Archimedes", "Icehouse Armada"];
+    let places = |h: &Harness<'_, Armada>| tabs.map(|tab| h.get_by_label(tab).rect());
+    let before = places(&harness);
+    for (tab, title) in [
+        ("Archimedes", "How to play Archimedes"),
+        ("Icehouse Armada", "How to play Icehouse Armada"),
+        ("The sea battle", "How to play Armada"),
+    ] {
+        click(&mut harness, tab);
+        assert!(has(&harness, title), "{tab}");
+        assert_eq!(places(&harness), before, "with {tab} open");
+    }
+}
+
 /// Clicks `label` through AccessKit: where the window is small, a button may lie
 /// below the fold.
 fn press(harness: &mut Harness<'_, Armada>, label: &str) {
@@ -2591,8 +2640,8 @@ fn the_results_fit_a_1100_by_760_window_without_scrolling() {
             "You resigned.",
             "Play again",
             "Save the transcript",
-            "Your answers: All",
-            "Opponent's answers: All",
+            "Your answers: ",
+            "Opponent's answers: ",
             "Against the computer (Easy)",
         ] {
             inside(label);
@@ -2919,7 +2968,7 @@ fn a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results(
     ));
     assert!(!has(&harness, "You lose."));
     assert!(!has(&harness, "Every ship of the losing fleet was sunk."));
-    assert!(has(&harness, "Your answers: All"));
+    assert!(proven(&harness, "Your"));
     // The liar holds the same frames and reaches the same verdict.
     assert_eq!(liar.finish().unwrap(), Some(Verdict::Lie(lie)));
     // For the docs: `ARMADA_SHOTS=dir` keeps this screen as `results_liar.png`.
@@ -3371,7 +3420,7 @@ fn home_mid_game_asks_first_then_resigns_and_both_sides_settle_and_go_home() {
     // The guest's side resigns, reveals and leaves in the background; the host sees
     // the game won, its verdict, and that its friend left.
     until(&mut host, "the verdict and the leave", |h| {
-        has(h, "Opponent's answers: All") && has(h, "Your friend left the table.")
+        proven(h, "Opponent\'s") && has(h, "Your friend left the table.")
     });
     let again = host.get_by_label("Play again");
     assert!(

@@ -97,9 +97,10 @@ pub(super) fn show(ui: &mut egui::Ui, t: &Text, game: &mut Game) -> bool {
                 Game::Archimedes { .. } => "arch-rules-title",
                 Game::Icehouse => "ice-rules-title",
             };
+            // The tabs come before the title, whose length changes with the game:
+            // each tab stays where it is whichever page is open.
             ui.horizontal(|ui| {
                 back |= ui.button(t.get("rules-back")).clicked();
-                ui.label(RichText::new(t.get(title)).heading().strong());
                 ui.add_space(16.0);
                 let sea = *game == Game::Sea;
                 if ui.selectable_label(sea, t.get("rules-of-sea")).clicked() {
@@ -121,6 +122,8 @@ pub(super) fn show(ui: &mut egui::Ui, t: &Text, game: &mut Game) -> bool {
                     *game = Game::Icehouse;
                 }
             });
+            ui.add_space(6.0);
+            ui.label(RichText::new(t.get(title)).heading().strong());
             ui.add_space(6.0);
             match *game {
                 Game::Archimedes { friend } => super::arch_rules::sections(ui, t, friend),

@@ -73,7 +73,7 @@ past-line = Against { $who }: { $games ->
 past-honest = every answer proven
 past-lie = a lie proven
 past-incomplete = not verified to the end
-home-resume = Resume the unfinished game
+home-resume = Resume the unfinished sea battle
 home-resume-friend = Resume the game with your friend
 home-resume-failed = That game cannot be opened: { $why }
 home-unreadable = { $count ->
@@ -258,10 +258,11 @@ stats-them = Opponent
 verdict-title = Verification
 verdict-you = Your answers
 verdict-them = Opponent's answers
-verdict-honest = All { $answers ->
-    [one] one answer
-   *[other] { $answers } answers
-} proven and the revealed fleet is legal.
+verdict-honest = { $answers ->
+    [0] No answer was owed
+    [one] One answer proven
+   *[other] All { $answers } answers proven
+}, and the revealed fleet is legal.
 verdict-lie = A lie, proven: message { $seq }: { $reason }
 verdict-lie-move = A lie, proven: move { $move } ({ $action }): { $reason }
 verdict-pending = Waiting for the reveal…

@@ -76,7 +76,7 @@ past-line = Соперник — { $who }: { $games ->
 past-honest = каждый ответ доказан
 past-lie = доказана ложь
 past-incomplete = не проверено до конца
-home-resume = Продолжить незавершённую игру
+home-resume = Продолжить незавершённый морской бой
 home-resume-friend = Продолжить игру с другом
 home-resume-failed = Эту игру невозможно открыть: { $why }
 home-unreadable = { $count ->
@@ -266,6 +266,7 @@ verdict-title = Проверка
 verdict-you = Ваши ответы
 verdict-them = Ответы соперника
 verdict-honest = { $answers ->
+    [0] Ответов не было
     [one] { $answers } ответ доказан
     [few] Все { $answers } ответа доказаны
    *[other] Все { $answers } ответов доказаны
@@ -364,7 +365,7 @@ lot-computer = По жребию в этой партии первым ходи�
 level-insane = Безумный
 mode-archimedes = Архимед:
 mode-archimedes-tip = Архимед: корабли ходят как шахматные ферзи; корабль, который видит три вражеских корабля, тонет.
-home-resume-archimedes = Продолжить партию в Архимед
+home-resume-archimedes = Продолжить партию в «Архимеда»
 arch-menu = Меню
 arch-score = Вы: { $mine } { $mine ->
     [one] корабль

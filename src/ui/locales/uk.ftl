@@ -76,7 +76,7 @@ past-line = Суперник — { $who }: { $games ->
 past-honest = кожну відповідь доведено
 past-lie = доведено брехню
 past-incomplete = не перевірено до кінця
-home-resume = Продовжити незавершену гру
+home-resume = Продовжити незавершений морський бій
 home-resume-friend = Продовжити гру з другом
 home-resume-failed = Цю гру неможливо відкрити: { $why }
 home-unreadable = { $count ->
@@ -266,6 +266,7 @@ verdict-title = Перевірка
 verdict-you = Ваші відповіді
 verdict-them = Відповіді суперника
 verdict-honest = { $answers ->
+    [0] Відповідей не було
     [one] { $answers } відповідь доведено
     [few] Усі { $answers } відповіді доведено
    *[other] Усі { $answers } відповідей доведено
@@ -364,7 +365,7 @@ lot-computer = За жеребом у цій партії першим ходи�
 level-insane = Божевільний
 mode-archimedes = Архімед:
 mode-archimedes-tip = Архімед: кораблі ходять як шахові ферзі; корабель, який бачить три ворожі кораблі, тоне.
-home-resume-archimedes = Продовжити партію в Архімеда
+home-resume-archimedes = Продовжити партію в «Архімеда»
 arch-menu = Меню
 arch-score = Ви: { $mine } { $mine ->
     [one] корабель
