@@ -306,7 +306,9 @@ enum Command {
     /// Re-checks a saved game offline: every answer, every proof, both reveals.
     ///
     /// Exit codes: 0 complete and honest; 1 a lie proven; 2 unreadable or malformed;
-    /// 3 incomplete (no reveal, or a forfeit claimed).
+    /// 3 incomplete (a reveal missing, a forfeit claim not yet answered, or any
+    /// forfeit at a sea battle; at Archimedes and Icehouse tables a confirmed forfeit
+    /// is a complete end).
     Verify {
         /// Print the game record as one JSON document instead of text.
         #[arg(long)]

@@ -93,6 +93,8 @@ fn stdin_lines() -> tokio::sync::mpsc::Receiver<String> {
 pub trait Shell: armada::driver::Game {
     fn bot(level: &str, games: u32) -> Result<Self::Bot>;
     fn report(session: &Self, event: &Self::Event, person: bool);
+    /// Where the game stands, for the person at the terminal.
+    fn status(session: &Self);
 }
 
 impl Shell for armada::driver::Session {
@@ -104,6 +106,9 @@ impl Shell for armada::driver::Session {
     }
     fn report(session: &Self, event: &Self::Event, person: bool) {
         super::report::report(session, event, person);
+    }
+    fn status(session: &Self) {
+        super::report::status(session);
     }
 }
 
@@ -117,6 +122,9 @@ impl Shell for armada::driver::arch_table::Session {
     fn report(session: &Self, event: &Self::Event, person: bool) {
         super::report::report_archimedes(session, event, person);
     }
+    fn status(session: &Self) {
+        super::report::status_archimedes(session);
+    }
 }
 
 impl Shell for IceSession {
@@ -129,6 +137,9 @@ impl Shell for IceSession {
     fn report(session: &Self, event: &Self::Event, person: bool) {
         super::report::report_icehouse(session, event, person);
     }
+    fn status(session: &Self) {
+        super::report::status_icehouse(session);
+    }
 }
 
 /// Where a network command's lines go.
@@ -138,6 +149,7 @@ pub type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
 /// without --bot a person plays, typing moves (a resumed table keeps the computer
 /// level saved with it).
 pub fn seating<G: Shell>(net: &NetArgs) -> Result<armada::driver::Seating<G>> {
+    let person = net.bot.is_none();
     let player = match &net.bot {
         Some(level) => armada::driver::Player::Bot(G::bot(level, net.games)?),
         None => armada::driver::Player::Human(armada::driver::Human::new(stdin_lines(), net.games)),
@@ -148,6 +160,7 @@ pub fn seating<G: Shell>(net: &NetArgs) -> Result<armada::driver::Seating<G>> {
         player,
         watch: None,
         report: Some(Box::new(G::report)),
+        status: person.then(|| Box::new(G::status) as armada::driver::Status<G>),
     })
 }
 

@@ -26,33 +26,39 @@ pub fn report(session: &Session, event: &Event, person: bool) {
             cells.join(", ")
         ));
     }
-    if person
-        && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event
-        && let Some(game) = session.table().game()
-    {
-        let me = session.seat();
-        // With the timer on, the person's move says how long it may take.
-        let clock = match session.table().settings() {
-            Some(settings) if session.table().timer() && !game.is_over() && game.mover() == me => {
-                format!("\n{} s on the clock", settings.move_ms / 1000)
-            }
-            _ => String::new(),
-        };
-        super::emit(&format!(
-            "{}{}{clock}\n",
-            side_by_side(
-                &render(session.fleet(), game.chart(me.other())),
-                &render(None, game.chart(me)),
-            ),
-            if game.is_over() {
-                "game over"
-            } else if game.mover() == me {
-                "your move"
-            } else {
-                "their move"
-            }
-        ));
+    if person && let Event::Table(Note::Resolved { .. } | Note::Started { .. }) = event {
+        status(session);
     }
+}
+
+/// Prints where a sea battle stands for the person playing it: both boards and whose
+/// move (after each action, and when a table is resumed).
+pub fn status(session: &Session) {
+    let Some(game) = session.table().game() else {
+        return;
+    };
+    let me = session.seat();
+    // With the timer on, the person's move says how long it may take.
+    let clock = match session.table().settings() {
+        Some(settings) if session.table().timer() && !game.is_over() && game.mover() == me => {
+            format!("\n{} s on the clock", settings.move_ms / 1000)
+        }
+        _ => String::new(),
+    };
+    super::emit(&format!(
+        "{}{}{clock}\n",
+        side_by_side(
+            &render(session.fleet(), game.chart(me.other())),
+            &render(None, game.chart(me)),
+        ),
+        if game.is_over() {
+            "game over"
+        } else if game.mover() == me {
+            "your move"
+        } else {
+            "their move"
+        }
+    ));
 }
 
 /// The two boards side by side (a 12×12 pair fits 60 columns), headed, with the
@@ -131,9 +137,7 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
                 format!("you left the table: {reason}")
             }
         }
-        Event::Table(Note::Left { reason, .. }) => {
-            format!("the other player left the table ({reason})")
-        }
+        Event::Table(Note::Left { reason, .. }) => format!("they left the table: {reason}"),
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
         Event::Table(Note::ForfeitClaimed { claimant, owed }) => claim_line(
@@ -164,6 +168,12 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
         Event::PeerGone(reason) => format!("the other player cannot go on: {reason}"),
         _ => return None,
     })
+}
+
+/// How long a person may take over what it owes at an open game's table, said after
+/// what it owes (nothing before the settings are in).
+fn on_the_clock(seconds: Option<u32>) -> String {
+    seconds.map_or_else(String::new, |s| format!("; {s} s on the clock"))
 }
 
 /// A forfeit claim as its two sides read it, at every game alike: who owed `what`,
@@ -263,26 +273,33 @@ pub fn report_archimedes(
     if let Some(line) = line {
         super::emit(&format!("{line}\n"));
     }
-    if person
-        && let Event::Table(Note::Moved(_) | Note::Opened { .. }) = event
-        && let Some(position) = session.table().position()
-    {
-        let ships = match session.table().side(me) {
-            Some(armada::driver::arch::Side::First) => "your ships are x",
-            _ => "your ships are o",
-        };
-        super::emit(&format!(
-            "{}{}; {ships}\n",
-            armada::driver::arch::render(position),
-            if position.is_over() {
-                "game over"
-            } else if session.table().mover() == Some(me) {
-                "your move"
-            } else {
-                "their move"
-            }
-        ));
+    if person && let Event::Table(Note::Moved(_) | Note::Opened { .. }) = event {
+        status_archimedes(session);
     }
+}
+
+/// Prints where an Archimedes game stands for the person playing it: the board,
+/// whose move, and which ships are theirs.
+pub fn status_archimedes(session: &armada::driver::arch_table::Session) {
+    let me = session.seat();
+    let Some(position) = session.table().position() else {
+        return;
+    };
+    let ships = match session.table().side(me) {
+        Some(armada::driver::arch::Side::First) => "your ships are x",
+        _ => "your ships are o",
+    };
+    super::emit(&format!(
+        "{}{}; {ships}\n",
+        armada::driver::arch::render(position),
+        if position.is_over() {
+            "game over".to_owned()
+        } else if session.table().mover() == Some(me) {
+            format!("your move{}", on_the_clock(session.move_seconds()))
+        } else {
+            "their move".to_owned()
+        }
+    ));
 }
 
 /// What an Icehouse Armada table's event says at the terminal; a person also sees
@@ -292,7 +309,7 @@ pub fn report_icehouse(
     event: &armada::driver::ice_table::Event,
     person: bool,
 ) {
-    use armada::driver::ice_table::{IcePlayed, Note, OpenEvent as Event, Owed};
+    use armada::driver::ice_table::{IcePlayed, Note, OpenEvent as Event};
     let me = session.seat();
     let who = |seat: Seat| if seat == me { "you" } else { "they" };
     let line = match event {
@@ -346,21 +363,42 @@ pub fn report_icehouse(
         super::emit(&armada::icehouse::render(game));
     }
     if matches!(event, Event::Table(_)) {
+        icehouse_owed(session);
+    }
+}
+
+/// Prints where an Icehouse Armada game stands for the person playing it: the table,
+/// and what it waits for from them.
+pub fn status_icehouse(session: &armada::driver::ice_table::Session) {
+    if let Some(game) = session.table().position().and_then(|p| p.game()) {
+        super::emit(&armada::icehouse::render(game));
+    }
+    icehouse_owed(session);
+}
+
+/// What an Icehouse table waits for from the person, and how to type it.
+fn icehouse_owed(session: &armada::driver::ice_table::Session) {
+    use armada::driver::ice_table::Owed;
+    {
+        let clock = on_the_clock(session.move_seconds());
         let hint = match session.owed() {
-            Owed::Choose => {
-                Some("you choose: type `first` to move first, `second` to let them".to_owned())
-            }
+            Owed::Choose => Some(format!(
+                "you choose: type `first` to move first, `second` to let them{clock}"
+            )),
             Owed::Place(side, Some(fleet), _) => Some(format!(
                 "place your fleet ({fleet}) in the {side} strip: type `place` (at random) or \
-                 every ship by hand (type help for the form)"
+                 every ship by hand (type help for the form){clock}"
             )),
             Owed::Place(side, None, _) => Some(format!(
                 "build a fleet worth 12 (L 3, M 2, S 1) in the {side} strip: type `place 2L3M` \
-                 for yours at random, `place` for 1L 3M 3S, or every ship by hand"
+                 for yours at random, `place` for 1L 3M 3S, or every ship by hand{clock}"
             )),
-            Owed::Act => {
-                Some("your action: move, fire or end (type help for the forms)".to_owned())
-            }
+            Owed::Act => Some(format!(
+                "your action: move, fire or end (type help for the forms){}",
+                session.move_seconds().map_or_else(String::new, |s| format!(
+                    "; {s} s a turn, its actions together"
+                ))
+            )),
             Owed::PlayAgain | Owed::Nothing => None,
         };
         if let Some(hint) = hint {
@@ -395,10 +433,7 @@ mod tests {
                 reason: "bye".into(),
             })
         };
-        assert_eq!(
-            left(me),
-            "you left the table; a game that was under way is recorded as resigned"
-        );
-        assert_eq!(left(them), "the other player left the table (bye)");
+        assert_eq!(left(me), "you left the table: bye", "no game was under way");
+        assert_eq!(left(them), "they left the table: bye");
     }
 }

@@ -27,8 +27,8 @@ mod resume;
 mod run;
 
 pub use resume::{resume, saved_table, tell_damaged};
-pub use run::Report;
 use run::run;
+pub use run::{Report, Status};
 
 /// What hosting, joining and resuming share.
 pub struct Seating<G: Game = Session> {
@@ -39,6 +39,8 @@ pub struct Seating<G: Game = Session> {
     pub watch: Option<super::Watch<G>>,
     /// The command line hears of every event here.
     pub report: Option<Report<G>>,
+    /// A person at the command line resuming the table is shown the game here.
+    pub status: Option<Status<G>>,
 }
 
 impl<G: Game> std::fmt::Debug for Seating<G> {
@@ -49,6 +51,7 @@ impl<G: Game> std::fmt::Debug for Seating<G> {
             .field("player", &self.player)
             .field("watch", &self.watch)
             .field("report", &self.report.is_some())
+            .field("status", &self.status.is_some())
             .finish()
     }
 }

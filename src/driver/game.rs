@@ -18,11 +18,10 @@ pub trait Game: TableSession {
     fn automatic<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Command>;
     /// The computer saved with a table as `by`, for `games` games, if it is this game's.
     fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot>;
-    /// When this side's move clock runs out, while it runs (none where a game has no
-    /// clock that moves for the player).
-    fn move_deadline(&self) -> Option<crate::session::Millis> {
-        None
-    }
+    /// What happens when this side's move clock runs out, for the warning before it.
+    const WHEN_LATE: &'static str;
+    /// When this side's move clock runs out, while it runs.
+    fn move_deadline(&self) -> Option<crate::session::Millis>;
 }
 
 /// A computer player of game `G` seated at a table.
@@ -89,6 +88,8 @@ impl Game for Session {
         }
     }
 
+    const WHEN_LATE: &'static str = "then the timer fires a shot for you";
+
     fn move_deadline(&self) -> Option<crate::session::Millis> {
         Session::move_deadline(self)
     }
@@ -135,6 +136,12 @@ impl Game for arch::Session {
 
     fn automatic<R: rand::Rng + ?Sized>(&self, _: &mut R) -> Option<Self::Command> {
         None
+    }
+
+    const WHEN_LATE: &'static str = OPEN_LATE;
+
+    fn move_deadline(&self) -> Option<crate::session::Millis> {
+        arch::Session::move_deadline(self)
     }
 
     fn saved_bot(by: PlayedBy, games: u32) -> Option<Self::Bot> {
@@ -188,8 +195,18 @@ impl Computer<arch::Session> for ArchimedesBot {
     }
 }
 
+/// What an open game's move clock running out means: there is no move to make for
+/// the player, and the other side may claim the game.
+const OPEN_LATE: &str = "then, after the grace, the other player may claim the game";
+
 impl Game for ice_session::Session {
     type Bot = IcehouseBot;
+    const WHEN_LATE: &'static str = OPEN_LATE;
+
+    fn move_deadline(&self) -> Option<crate::session::Millis> {
+        ice_session::Session::move_deadline(self)
+    }
+
     const TYPED_MOVES: &'static str = "moves: first | second (who moves first, when you choose), \
      place (your fleet at random in your strip) | place 2L3M (a points fleet of your own) | place L* 120,60 90 M 300,60 90 … (each ship's size, stern in mm, heading in degrees; * the flagship), move S2 412.5,300 420,326.4 | move S2 +30 -15, \
      fire L1 port at m3 | fire L1 port o=1200 j=500 at m3 p=401.2,330, end; also: draw (offer one in your turn), accept, decline, resign, again, quit";
@@ -207,7 +224,11 @@ impl Game for ice_session::Session {
             "second" => Command::Choose(false),
             words if words.split_whitespace().next() == Some("place") => {
                 let IceOwed::Place(side, fleet, goal) = self.owed() else {
-                    return Err("no placement is owed now".into());
+                    return Err(match self.owed() {
+                        IceOwed::Choose => "first choose who moves first: type `first` or `second`",
+                        _ => "no placement is owed now: wait for the other player",
+                    }
+                    .into());
                 };
                 Command::Place(
                     crate::icehouse::parse_placement(side, fleet, goal, text, &mut rand::rng())
@@ -215,11 +236,19 @@ impl Game for ice_session::Session {
                 )
             }
             _ => {
-                let game = self
-                    .table()
-                    .position()
-                    .and_then(|p| p.game())
-                    .ok_or("the fleets are not on the table yet")?;
+                let game =
+                    self.table()
+                        .position()
+                        .and_then(|p| p.game())
+                        .ok_or(match self.owed() {
+                            IceOwed::Choose => {
+                                "first choose who moves first: type `first` or `second`"
+                            }
+                            IceOwed::Place(..) => {
+                                "first place your fleet (type help for the forms)"
+                            }
+                            _ => "the fleets are not on the table yet: wait for the other player",
+                        })?;
                 Command::Act(
                     crate::icehouse::parse(game, text)
                         .map_err(|e| format!("{e} (type help for the moves)"))?,

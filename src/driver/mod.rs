@@ -41,7 +41,8 @@ pub use bot::Bot;
 pub use duet::{ArchimedesDuet, Duet, IcehouseDuet, step};
 #[cfg(feature = "net")]
 pub use flows::{
-    Reached, Report, Seating, host, join, join_reached, reach, resume, saved_table, tell_damaged,
+    Reached, Report, Seating, Status, host, join, join_reached, reach, resume, saved_table,
+    tell_damaged,
 };
 pub use game::{ArchimedesBot, Computer, Game, IcehouseBot, played};
 pub use icehouse::{IcehouseChoice, IcehouseError, IcehouseGoal, IcehouseTable};

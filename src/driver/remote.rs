@@ -134,6 +134,7 @@ impl<G: Game> Remote<G> {
             player: Player::Window(WindowSide::new(inbox)),
             watch: Some(watch),
             report: None,
+            status: None,
         };
         let remote = Self {
             commands,

@@ -118,17 +118,18 @@ impl Warning {
     /// A deadline came: the warning if its time has come, then the session's own.
     fn deadline<R: ?Sized, G: Game>(&mut self, seat: &mut Side<'_, R, G>) {
         let now = seat.clock.now();
-        self.fire(now);
+        self.fire::<G>(now);
         seat.session.handle_timeout(now);
     }
 
     /// Says how long is left, once the warning's time has come.
-    fn fire(&mut self, now: Millis) {
+    fn fire<G: Game>(&mut self, now: Millis) {
         if let Some(at) = self.due.filter(|at| now + WARN_MS >= *at) {
             self.warned = Some(at);
             eprintln!(
-                "armada: {} s left to move; then the timer fires a shot for you",
-                at.saturating_sub(now).div_ceil(1000)
+                "armada: {} s left to move; {}",
+                at.saturating_sub(now).div_ceil(1000),
+                G::WHEN_LATE
             );
         }
     }

@@ -197,6 +197,16 @@ impl Session {
         self.inner.poll_timeout()
     }
 
+    /// When this side's turn time runs out, while it owes its turn.
+    pub fn move_deadline(&self) -> Option<Millis> {
+        self.inner.move_deadline()
+    }
+
+    /// A turn's time at this table, in seconds, once the settings are in.
+    pub fn move_seconds(&self) -> Option<u32> {
+        self.inner.move_seconds()
+    }
+
     pub fn poll_event(&mut self) -> Option<Event> {
         self.inner.poll_event()
     }

@@ -74,6 +74,9 @@ pub struct Session<G: OpenGame> {
     wire: Endpoint<Table<G>, Event<G>>,
     /// Since when the other side owes its move (for a forfeit claim).
     waiting_since: Option<Millis>,
+    /// Since when this side owes its move (for the person's warning: the other side
+    /// may claim it once its own clock says the move time and grace are past).
+    moving_since: Option<Millis>,
     /// The player asked to leave during a game: this side resigned, and says its leave
     /// (with this reason) once the game is settled, so it has a verdict on both
     /// records. Not saved: a side restarted meanwhile has resigned all the same.
@@ -275,6 +278,26 @@ impl<G: OpenGame> Session<G> {
             }
             _ => None,
         };
+        self.moving_since = match (self.wire.table.mover(), self.moving_since) {
+            (Some(mover), since)
+                if mover == self.wire.me && self.wire.table.pending_claim().is_none() =>
+            {
+                since.or(Some(now))
+            }
+            _ => None,
+        };
+    }
+
+    /// When this side's move time runs out, while it owes a move (on its own clock;
+    /// after it and the grace the other side may claim the game).
+    pub fn move_deadline(&self) -> Option<Millis> {
+        let settings = self.wire.table.settings()?;
+        Some(self.moving_since? + Millis::from(settings.move_ms))
+    }
+
+    /// The move time of this table's games, in seconds, once the settings are in.
+    pub fn move_seconds(&self) -> Option<u32> {
+        self.wire.table.settings().map(|s| s.move_ms / 1000)
     }
 
     /// A frame this side owes without being asked: its verdict, or a leave's next step.
@@ -301,6 +324,7 @@ impl<G: OpenGame> Wired for Session<G> {
         Self {
             wire,
             waiting_since: None,
+            moving_since: None,
             leaving: None,
         }
     }

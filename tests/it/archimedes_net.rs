@@ -108,13 +108,51 @@ fn a_person_at_the_terminal_plays_archimedes_by_typed_moves() {
     let mut guest = crate::net::Typist::join(&link, listen, &dir.path().join("guest"));
     guest.wait("moves: B1-B4");
     guest.wait("game 1 started");
+    // The host's computer moves first; then the person's move, and its time.
+    guest.wait("your move; 60 s on the clock; your ships are o");
     // A word the table does not know is answered, and changes nothing.
     guest.say("sideways");
     // The person resigns; the host wins, and both leave.
     guest.say("resign");
-    guest.wait("verdict: the host wins: a resignation");
+    guest.wait("verdict: the host wins: the guest resigned");
     let (success, stderr) = guest.finish();
     assert!(stderr.contains("a move is two cells"), "{stderr}");
+    assert!(success, "{stderr}");
+    let (code, host_err) = host.finish();
+    assert_eq!(code, 0, "{host_err}");
+}
+
+/// A person coming back to a table is shown where the game stands and whose move it
+/// is at once, not only after the next move.
+#[test]
+fn a_person_resuming_is_shown_the_board_and_whose_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = Process::start(
+        &[
+            "host",
+            "--game",
+            "archimedes",
+            "--size",
+            "6",
+            "--bot",
+            "easy",
+            "--listen",
+            listen,
+        ],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    let data = dir.path().join("guest");
+    let mut guest = crate::net::Typist::join(&link, listen, &data);
+    guest.wait("game 1 started");
+    guest.wait("your move; ");
+    guest.kill();
+    let mut back = crate::net::Typist::resume(listen, &data);
+    back.wait("your move; ");
+    back.say("resign");
+    back.wait("verdict: the host wins: the guest resigned");
+    let (success, stderr) = back.finish();
     assert!(success, "{stderr}");
     let (code, host_err) = host.finish();
     assert_eq!(code, 0, "{host_err}");

@@ -129,6 +129,7 @@ fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typ
     let link = host.line_starting("armada://join/");
     let mut guest = crate::net::Typist::join(&link, listen, &dir.path().join("guest"));
     guest.wait("game 1 started: you choose who moves first");
+    guest.wait("`second` to let them; 90 s on the clock");
     guest.say("first");
     guest.wait("you move first (south)");
     guest.wait("place your fleet");
@@ -136,7 +137,7 @@ fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typ
     guest.wait("you: placement committed");
     // Both placements revealed: the table is drawn, and the person is asked to act.
     guest.wait("+  south");
-    guest.wait("your action");
+    guest.wait("your action: move, fire or end (type help for the forms); 90 s a turn");
     // A draw offer: the computer captain, not behind, declines it at once; a
     // second offer in the turn is refused.
     guest.say("draw");
@@ -148,7 +149,7 @@ fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typ
     guest.say("end");
     guest.wait("you: ends the turn");
     guest.say("resign");
-    guest.wait("verdict: the host wins: a resignation");
+    guest.wait("verdict: the host wins: the guest resigned");
     let (success, stderr) = guest.finish();
     assert!(stderr.contains("12;4 is not a point"), "{stderr}");
     assert!(stderr.contains("one draw offer a turn"), "{stderr}");

@@ -29,15 +29,24 @@ pub(crate) struct Typist {
 
 impl Typist {
     pub(crate) fn join(link: &str, listen: &str, data: &Path) -> Self {
+        Self::start(&["join", link], listen, data)
+    }
+
+    /// A person resuming the newest table saved in `data`.
+    pub(crate) fn resume(listen: &str, data: &Path) -> Self {
+        Self::start(&["resume"], listen, data)
+    }
+
+    /// The process killed at once, as a crash would.
+    pub(crate) fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    fn start(command: &[&str], listen: &str, data: &Path) -> Self {
         let mut child = Command::new(ARMADA)
-            .args([
-                "join",
-                link,
-                "--listen",
-                listen,
-                "--no-discovery",
-                "--no-public",
-            ])
+            .args(command)
+            .args(["--listen", listen, "--no-discovery", "--no-public"])
             .arg("--data-dir")
             .arg(data)
             .stdin(Stdio::piped())

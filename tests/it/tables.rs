@@ -28,6 +28,7 @@ fn seating(dir: &std::path::Path, player: Player) -> Seating {
         player,
         watch: None,
         report: None,
+        status: None,
     }
 }
 

@@ -141,6 +141,10 @@ pub async fn resume<G: Game>(
             "waiting for the other player to come back (no deadline runs; Ctrl-C stops, the table stays saved)",
         ),
     }
+    // Where the game was left, before anything new arrives.
+    if let Some(status) = &seating.status {
+        status(&session);
+    }
     run(session, table, None, seating, say).await
 }
 

@@ -7,6 +7,9 @@ use super::*;
 /// told whether a person at the terminal plays this side.
 pub type Report<G = Session> = Box<dyn FnMut(&G, &<G as TableSession>::Event, bool) + Send + Sync>;
 
+/// The shell's word on where a table's game stands, for a person coming back to it.
+pub type Status<G = Session> = Box<dyn Fn(&G) + Send + Sync>;
+
 /// The shell's report, and whether a person at the terminal plays.
 struct Reporter<G: Game> {
     report: Option<Report<G>>,

@@ -114,16 +114,20 @@ pub struct Outcome<E> {
 
 impl<E: std::fmt::Display> std::fmt::Display for Outcome<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why: &dyn std::fmt::Display = match &self.reason {
-            Reason::Rules(reason) => reason,
-            Reason::Resigned => &"a resignation",
-            Reason::BothResigned => &"both resigned",
-            Reason::DrawAgreed => &"a draw offered and accepted",
-            Reason::Forfeit => &"a move owed past its deadline",
-        };
-        match self.winner {
-            Some(w) => write!(f, "the {w} wins: {why}"),
-            None => write!(f, "a draw: {why}"),
+        // Worded as the sea battle's endings are: who resigned or owed, by name.
+        match (self.winner, &self.reason) {
+            (Some(w), Reason::Rules(reason)) => write!(f, "the {w} wins: {reason}"),
+            (Some(w), Reason::Resigned) => write!(f, "the {w} wins: the {} resigned", w.other()),
+            (Some(w), Reason::Forfeit) => write!(
+                f,
+                "the {w} wins by forfeit: the {} owed a move past its deadline",
+                w.other()
+            ),
+            (Some(w), Reason::BothResigned | Reason::DrawAgreed) => write!(f, "the {w} wins"),
+            (None, Reason::Rules(reason)) => write!(f, "a draw: {reason}"),
+            (None, Reason::BothResigned) => f.write_str("a draw: both resigned at once"),
+            (None, Reason::DrawAgreed) => f.write_str("a draw, agreed by both"),
+            (None, Reason::Resigned | Reason::Forfeit) => f.write_str("no winner"),
         }
     }
 }
