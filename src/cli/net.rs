@@ -201,7 +201,19 @@ pub fn network(flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
         .init();
     let runtime = tokio::runtime::Runtime::new()?;
     let mut say = |line: &str| emit(&format!("{line}\n"));
-    runtime.block_on(flow(&mut say))
+    runtime.block_on(async {
+        tokio::select! {
+            done = flow(&mut say) => done,
+            // Every frame is saved before it is sent or shown, so stopping here loses
+            // nothing; the person is told how to come back.
+            Ok(()) = tokio::signal::ctrl_c() => {
+                eprintln!(
+                    "armada: stopped; a table under way is saved, and `armada resume` continues it"
+                );
+                Ok(130)
+            }
+        }
+    })
 }
 
 /// `armada host`: opens a table with `settings` (any game's) and plays it.

@@ -166,6 +166,11 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
             format!("the other player refused a message: {}", error.detail)
         }
         Event::PeerGone(reason) => format!("the other player cannot go on: {reason}"),
+        // The host starts each game: said once, when the second fleet is in.
+        Event::Table(Note::Committed(_)) if session.owed() == armada::driver::Owed::Start => {
+            "both fleets are placed: type `start` to begin (`timer off` first for no move timer)"
+                .into()
+        }
         _ => return None,
     })
 }

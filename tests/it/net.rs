@@ -32,9 +32,31 @@ impl Typist {
         Self::start(&["join", link], listen, data)
     }
 
+    /// A person opening a table (`args` after `host`).
+    pub(crate) fn host(args: &[&str], listen: &str, data: &Path) -> Self {
+        Self::start(&[&["host"], args].concat(), listen, data)
+    }
+
+    /// The first line starting with `prefix`, within a minute of each line.
+    pub(crate) fn line_starting(&mut self, prefix: &str) -> String {
+        self.wait(prefix);
+        self.seen.last().cloned().unwrap_or_default()
+    }
+
     /// A person resuming the newest table saved in `data`.
     pub(crate) fn resume(listen: &str, data: &Path) -> Self {
         Self::start(&["resume"], listen, data)
+    }
+
+    /// Ctrl-C, as a terminal sends it: the exit code and standard error.
+    pub(crate) fn interrupt(mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        assert!(sent.success(), "kill -INT {pid}");
+        let status = self.child.wait().unwrap();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut self.child.stderr.take().unwrap(), &mut stderr).unwrap();
+        (status.code(), stderr)
     }
 
     /// The process killed at once, as a crash would.
@@ -451,6 +473,36 @@ fn a_side_dying_right_after_a_send_resumes_and_the_table_finishes() {
     crashed_after_send_and_resumed(&SEA, "guest", 3);
     crashed_after_send_and_resumed(&SEA, "host", 30);
     crashed_after_send_and_resumed(&SEA, "guest", 60);
+}
+
+/// A person hosting is told when the game waits for its `start`, and starts it so.
+#[test]
+fn a_person_hosting_is_told_to_type_start_once_both_fleets_are_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let mut host = Typist::host(&[], listen, &dir.path().join("host"));
+    let link = host.line_starting("armada://join/");
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &dir.path().join("guest"),
+    );
+    host.wait("both fleets are placed: type `start` to begin");
+    host.say("start");
+    host.wait("game 1 started");
+    // Ctrl-C stops the process and says how to come back; resumed, the person finds
+    // the game where it was and resigns it.
+    let (code, stderr) = host.interrupt();
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("`armada resume` continues it"), "{stderr}");
+    let mut host = Typist::resume(listen, &dir.path().join("host"));
+    host.wait("your move");
+    host.say("resign");
+    host.wait("game over: the guest wins: the host resigned");
+    host.wait("verdict: ");
+    let (success, stderr) = host.finish();
+    assert!(success, "{stderr}");
+    let (code, stderr) = guest.finish();
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]
