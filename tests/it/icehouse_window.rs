@@ -428,7 +428,10 @@ fn seat_friends(host: &mut Harness<'static, Armada>, guest: &mut Harness<'static
     open_and_join(host, guest, &[]);
     choose_first_mover(host, guest, "I move first");
     assert!(has(guest, "You are south and move first."));
-    assert!(has(host, "You are north; your friend moves first."));
+    assert!(has(
+        host,
+        "You are north; your friend moves first. The table is turned so that your side is at the bottom."
+    ));
     lay_both(host, guest);
 }
 

@@ -1303,6 +1303,22 @@ fn the_home_screen_fits_a_small_window() {
     }
 }
 
+#[test]
+fn the_other_sides_weapons_stay_inside_a_small_window() {
+    let size = egui::Vec2::new(800.0, 600.0);
+    let dir = tempfile::tempdir().unwrap();
+    let store = armada::store::Store::open(Some(dir.path())).unwrap();
+    let mut harness = sized_harness(Armada::new(Some(store)), size);
+    press(&mut harness, "Easy");
+    press(&mut harness, "Place automatically");
+    press(&mut harness, "Start the game");
+    until_my_move(&mut harness);
+    let rect = harness
+        .get_by_label_contains("Opponent's weapons left")
+        .rect();
+    assert!(rect.right() <= size.x, "ends at {}", rect.right());
+}
+
 fn boards_and_buttons_stay_put(size: egui::Vec2) {
     let dir = tempfile::tempdir().unwrap();
     let store = armada::store::Store::open(Some(dir.path())).unwrap();

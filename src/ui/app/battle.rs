@@ -586,7 +586,9 @@ fn hud(
         })
         .collect();
     let line = t.with("hud-afloat", &[("ships", Arg::from(afloat.join(" · ")))]);
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window the other side's weapons go under its fleet rather
+    // than past the right edge.
+    ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(t.get("hud-fleet")).strong());
         board::fleet_row(ui, &counts, &line, flash);
         if game.variant().has_weapons() {
