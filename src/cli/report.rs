@@ -256,7 +256,19 @@ pub fn report_archimedes(
             who(*first)
         )),
         Event::Table(Note::Moved(step)) => {
-            let sunk: Vec<String> = step.played.sunk().map(|s| s.cell.to_string()).collect();
+            let mine = session.table().side(me);
+            let sunk: Vec<String> = step
+                .played
+                .sunk()
+                .map(|s| {
+                    let whose = if Some(s.side) == mine {
+                        "yours"
+                    } else {
+                        "theirs"
+                    };
+                    format!("{} ({whose})", s.cell)
+                })
+                .collect();
             Some(format!(
                 "{}: {}{}",
                 who(step.seat),
@@ -329,7 +341,15 @@ pub fn report_icehouse(
                     .table()
                     .position()
                     .and_then(armada::driver::ice_table::Position::south);
-                format!("{} move first (south)", south.map_or("someone", |s| who(s)))
+                let letters = match south {
+                    Some(s) if s == me => "; your ships are the capital letters",
+                    Some(_) => "; your ships are the small letters (north)",
+                    None => "",
+                };
+                format!(
+                    "{} move first (south){letters}",
+                    south.map_or("someone", |s| who(s))
+                )
             }
             IcePlayed::Committed { .. } => format!("{}: placement committed", who(step.seat)),
             IcePlayed::Revealed { fleet, .. } => {

@@ -131,7 +131,7 @@ fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typ
     guest.wait("game 1 started: you choose who moves first");
     guest.wait("`second` to let them; 90 s on the clock");
     guest.say("first");
-    guest.wait("you move first (south)");
+    guest.wait("you move first (south); your ships are the capital letters");
     guest.wait("place your fleet");
     guest.say("place");
     guest.wait("you: placement committed");
