@@ -583,6 +583,9 @@ impl Armada {
                 }
                 return;
             }
+            // Solid bars take their own room: in a small window nothing (a result's
+            // banner, a card's edge) lies under a scroll bar.
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
             egui::ScrollArea::both().show(ui, |ui| {
                 let mut home = false;
                 match &mut self.play {

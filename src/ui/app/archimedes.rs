@@ -392,7 +392,9 @@ impl ArchPlay {
         side: f32,
     ) -> Option<Move> {
         let n = position.size().side();
-        let label = 18.0;
+        // Room for the row numbers on the left and the column letters below, in a
+        // size read at a glance like the sea battle's.
+        let label = 26.0;
         let (outer, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
         let cell = (side - label) / f32::from(n);
         // The column letters sit under the board, in the label's band.
@@ -603,7 +605,7 @@ pub(super) fn paint_grid(
             stroke,
         );
     }
-    let (font, ink) = (egui::FontId::proportional(12.0), ink_colour);
+    let (font, ink) = (egui::FontId::proportional(15.0), ink_colour);
     for i in 0..n {
         // Row 1 at the bottom, column A at the left.
         let y = origin.y + (f32::from(n - 1 - i) + 0.5) * cell;
