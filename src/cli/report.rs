@@ -140,14 +140,9 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
         Event::Table(Note::Left { reason, .. }) => format!("they left the table: {reason}"),
         Event::Table(Note::Ended(ending)) => format!("game over: {ending}"),
         Event::Table(Note::LieProven(lie)) => format!("lie proven: {lie}"),
-        Event::Table(Note::ForfeitClaimed { claimant, owed }) => claim_line(
-            *claimant == me,
-            match owed {
-                armada_proto::Owed::Answer => "an answer",
-                armada_proto::Owed::Move => "a move",
-                armada_proto::Owed::Reveal => "a reveal",
-            },
-        ),
+        Event::Table(Note::ForfeitClaimed { claimant, owed }) => {
+            claim_line(*claimant == me, armada::driver::owed_in_words(*owed))
+        }
         Event::Table(Note::ClaimRefuted { .. }) => "the forfeit claim was refuted".into(),
         Event::Table(Note::Settled(verdict)) => match verdict {
             Verdict::Honest(ending) => {
@@ -404,31 +399,29 @@ pub fn status_icehouse(session: &armada::driver::ice_table::Session) {
 /// What an Icehouse table waits for from the person, and how to type it.
 fn icehouse_owed(session: &armada::driver::ice_table::Session) {
     use armada::driver::ice_table::Owed;
-    {
-        let clock = on_the_clock(session.move_seconds());
-        let hint = match session.owed() {
-            Owed::Choose => Some(format!(
-                "you choose: type `first` to move first, `second` to let them{clock}"
-            )),
-            Owed::Place(side, Some(fleet), _) => Some(format!(
-                "place your fleet ({fleet}) in the {side} strip: type `place` (at random) or \
-                 every ship by hand (type help for the form){clock}"
-            )),
-            Owed::Place(side, None, _) => Some(format!(
-                "build a fleet worth 12 (L 3, M 2, S 1) in the {side} strip: type `place 2L3M` \
-                 for yours at random, `place` for 1L 3M 3S, or every ship by hand{clock}"
-            )),
-            Owed::Act => Some(format!(
-                "your action: move, fire or end (type help for the forms){}",
-                session.move_seconds().map_or_else(String::new, |s| format!(
-                    "; {s} s a turn, its actions together"
-                ))
-            )),
-            Owed::PlayAgain | Owed::Nothing => None,
-        };
-        if let Some(hint) = hint {
-            super::emit(&format!("{hint}\n"));
-        }
+    let clock = on_the_clock(session.move_seconds());
+    let hint = match session.owed() {
+        Owed::Choose => Some(format!(
+            "you choose: type `first` to move first, `second` to let them{clock}"
+        )),
+        Owed::Place(side, Some(fleet), _) => Some(format!(
+            "place your fleet ({fleet}) in the {side} strip: type `place` (at random) or \
+             every ship by hand (type help for the form){clock}"
+        )),
+        Owed::Place(side, None, _) => Some(format!(
+            "build a fleet worth 12 (L 3, M 2, S 1) in the {side} strip: type `place 2L3M` \
+             for yours at random, `place` for 1L 3M 3S, or every ship by hand{clock}"
+        )),
+        Owed::Act => Some(format!(
+            "your action: move, fire or end (type help for the forms){}",
+            session.move_seconds().map_or_else(String::new, |s| format!(
+                "; {s} s a turn, its actions together"
+            ))
+        )),
+        Owed::PlayAgain | Owed::Nothing => None,
+    };
+    if let Some(hint) = hint {
+        super::emit(&format!("{hint}\n"));
     }
 }
 

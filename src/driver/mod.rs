@@ -66,6 +66,7 @@ pub use crate::ai::Level;
 /// The second game's engine, for the shells to draw and to name moves.
 pub use crate::archimedes as arch;
 pub use crate::fair::sign::Identity;
+pub use crate::fair::table::owed_in_words;
 pub use crate::fair::verify;
 pub use crate::icehouse as ice;
 #[cfg(feature = "net")]

@@ -24,7 +24,9 @@ pub use observer::{Core, Observer, Rules};
 pub use protocol::{Heard, TableNote, TableNotes};
 use protocol::{covers, knew_end};
 use round::{Acceptance, Commit, Round, describe, owes, says};
-pub use vocab::{ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict};
+pub use vocab::{
+    ClaimState, ForfeitClaim, Lie, Note, Pending, Played, Rejected, Verdict, owed_in_words,
+};
 
 use armada_proto::{self as proto, Payload};
 

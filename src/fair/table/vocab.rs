@@ -160,12 +160,17 @@ impl ForfeitClaim {
             "the {} claimed a forfeit: the {} owed {}",
             self.claimant,
             self.claimant.other(),
-            match self.owed {
-                proto::Owed::Answer => "an answer",
-                proto::Owed::Move => "a move",
-                proto::Owed::Reveal => "a reveal",
-            }
+            owed_in_words(self.owed)
         )
+    }
+}
+
+/// What a forfeit claim says was owed, in words ("an answer").
+pub fn owed_in_words(owed: proto::Owed) -> &'static str {
+    match owed {
+        proto::Owed::Answer => "an answer",
+        proto::Owed::Move => "a move",
+        proto::Owed::Reveal => "a reveal",
     }
 }
 
