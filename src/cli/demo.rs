@@ -237,8 +237,7 @@ pub fn run_icehouse(
                 duet.command(seat, armada::driver::ice_table::Command::Act(action))?;
             }
             actions += 1;
-            let line = icehouse_line(game.ships(side), action, &played)?;
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "  {played}");
             if played.turn_ended || played.ending.is_some() {
                 break;
             }
@@ -300,37 +299,4 @@ fn signed_icehouse(
     duet.command(Seat::Host, Command::Place(placements[0].clone()))?;
     duet.command(Seat::Guest, Command::Place(placements[1].clone()))?;
     Ok(duet)
-}
-
-/// One action of a captain in words, with its ships' names.
-pub fn icehouse_line(
-    ships: &[armada::icehouse::Ship],
-    action: armada::icehouse::Action,
-    played: &armada::icehouse::Played,
-) -> Result<String> {
-    use armada::icehouse::Action;
-    Ok(match action {
-        Action::EndTurn => "ends the turn".to_owned(),
-        Action::Move { ship, steps } => format!(
-            "{} moves {} step{} to {}",
-            ships[usize::from(ship)].name,
-            steps.bows().len(),
-            if steps.bows().len() == 1 { "" } else { "s" },
-            steps
-                .bows()
-                .last()
-                .map(ToString::to_string)
-                .unwrap_or_default()
-        ),
-        Action::Fire(shot) => {
-            let hit = played.hit.context("a shot hits")?;
-            format!(
-                "{} fires from its {} side at {}{}",
-                ships[usize::from(shot.ship)].name,
-                shot.side.name(),
-                hit.target,
-                if hit.sunk { ": sunk!" } else { ": hit" }
-            )
-        }
-    })
 }

@@ -350,16 +350,7 @@ pub fn report_icehouse(
             IcePlayed::Revealed { fleet, .. } => {
                 format!("{}: placement revealed ({fleet})", who(step.seat))
             }
-            IcePlayed::Acted { played, .. } => {
-                let game = session.table().position().and_then(|p| p.game());
-                let line = game.and_then(|g| {
-                    super::demo::icehouse_line(g.ships(played.side), played.action, played).ok()
-                });
-                let line = line.unwrap_or_else(|| {
-                    armada::driver::ice_table::IceMove::Act(played.action).to_string()
-                });
-                format!("{}: {line}", who(step.seat))
-            }
+            IcePlayed::Acted { played, .. } => format!("{}: {played}", who(step.seat)),
         }),
         Event::Table(Note::Undone(_)) => Some(
             "a step is void: the resignation or acceptance that ended the game had not seen it"

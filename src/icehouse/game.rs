@@ -353,11 +353,50 @@ pub struct Hit {
 pub struct Played {
     pub side: Side,
     pub action: Action,
+    /// The ship that moved or fired, by name.
+    pub by: Option<ShipName>,
     /// A shot always hits; this names the ship and whether it sank.
     pub hit: Option<Hit>,
     /// The side's turn ended with this action (its third, or an end of turn).
     pub turn_ended: bool,
     pub ending: Option<Ending>,
+}
+
+/// An action in words, its ships by name: "L1 moves 2 steps to (3, 4)", "M2 fires
+/// from its port side at L1: hit", "the turn ends".
+impl fmt::Display for Played {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let by = |f: &mut fmt::Formatter<'_>| match self.by {
+            Some(name) => write!(f, "{name}"),
+            None => f.write_str("a ship"),
+        };
+        match self.action {
+            Action::EndTurn => f.write_str("the turn ends"),
+            Action::Move { steps, .. } => {
+                let bows = steps.bows();
+                by(f)?;
+                write!(
+                    f,
+                    " moves {} step{}",
+                    bows.len(),
+                    if bows.len() == 1 { "" } else { "s" }
+                )?;
+                match bows.last() {
+                    Some(bow) => write!(f, " to {bow}"),
+                    None => Ok(()),
+                }
+            }
+            Action::Fire(shot) => {
+                by(f)?;
+                write!(f, " fires from its {} side", shot.side.name())?;
+                match self.hit {
+                    Some(hit) if hit.sunk => write!(f, " at {}: sunk!", hit.target),
+                    Some(hit) => write!(f, " at {}: hit", hit.target),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
 }
 
 /// Why an action is refused.
@@ -550,6 +589,7 @@ impl Game {
         let mut played = Played {
             side,
             action,
+            by: None,
             hit: None,
             turn_ended: false,
             ending: None,
@@ -557,7 +597,9 @@ impl Game {
         match action {
             Action::EndTurn => {}
             Action::Move { ship, steps } => {
-                if let Some(ending) = self.move_ship(side, ship, &steps)? {
+                let ending = self.move_ship(side, ship, &steps)?;
+                played.by = Some(self.ships[side.index()][usize::from(ship)].name);
+                if let Some(ending) = ending {
                     self.ending = Some(ending);
                     played.ending = Some(ending);
                     return Ok(played);
@@ -566,6 +608,7 @@ impl Game {
             }
             Action::Fire(shot) => {
                 let hit = self.fire(side, &shot)?;
+                played.by = Some(self.ships[side.index()][usize::from(shot.ship)].name);
                 self.fired[usize::from(shot.ship)] += 1;
                 self.hit_this_turn = true;
                 played.hit = Some(hit);

@@ -147,7 +147,7 @@ fn a_person_at_the_terminal_chooses_places_offers_a_draw_acts_and_resigns_by_typ
     // A point that is no point is answered and changes nothing; then a pass.
     guest.say("move M1 12;4");
     guest.say("end");
-    guest.wait("you: ends the turn");
+    guest.wait("you: the turn ends");
     guest.say("resign");
     guest.wait("verdict: the host wins: the guest resigned");
     let (success, stderr) = guest.finish();

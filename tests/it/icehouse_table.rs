@@ -259,6 +259,24 @@ fn a_whole_icehouse_game_between_two_sessions_settles_and_verifies_from_either_s
             let text = report.to_text();
             assert!(text.contains("commits to its placement"), "{text}");
             assert!(text.contains("reveals its placement (4L 0M 0S)"), "{text}");
+            // Every step and shot names its ships as the players see them (L1, M2, S3).
+            let named = |word: &str| {
+                let mut chars = word.chars();
+                matches!(chars.next(), Some('L' | 'M' | 'S'))
+                    && chars.as_str().parse::<u8>().is_ok_and(|n| n > 0)
+            };
+            let actions: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains(" fires ") || l.contains(" moves "))
+                .collect();
+            assert!(actions.iter().any(|l| l.contains(" fires ")), "{text}");
+            for line in actions {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                assert!(named(words[2]), "{line}");
+                if let Some(at) = words.iter().position(|&w| w == "at") {
+                    assert!(named(words[at + 1].trim_end_matches(':')), "{line}");
+                }
+            }
         }
     }
 }

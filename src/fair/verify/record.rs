@@ -103,14 +103,7 @@ fn ice_step(played: &IcePlayed) -> String {
         },
         IcePlayed::Committed { .. } => "commits to its placement".to_owned(),
         IcePlayed::Revealed { fleet, .. } => format!("reveals its placement ({fleet})"),
-        IcePlayed::Acted { played, .. } => {
-            let mv = ice_table::IceMove::Act(played.action).to_string();
-            match played.hit {
-                Some(hit) if hit.sunk => format!("{mv}: {} sunk", hit.target),
-                Some(hit) => format!("{mv}: {} hit", hit.target),
-                None => mv,
-            }
-        }
+        IcePlayed::Acted { played, .. } => played.to_string(),
     }
 }
 
