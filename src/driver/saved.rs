@@ -56,8 +56,17 @@ pub fn saved_tables(store: &Store, listed: usize) -> SavedTables {
         if !may_list && !may_resume {
             continue;
         }
-        let Ok(bytes) = std::fs::read(store.transcript_path(&id)) else {
-            continue;
+        let bytes = match crate::store::read_saved(
+            &store.transcript_path(&id),
+            crate::store::MAX_TRANSCRIPT_FILE,
+        ) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            // Too large, or no file at all (a pipe, a device): never read whole.
+            Err(_) => {
+                info.unreadable += 1;
+                continue;
+            }
         };
         // One cut short by a crash still reads (its whole frames); one of another
         // protocol version or not a transcript cannot be resumed or listed.

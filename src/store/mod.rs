@@ -273,7 +273,7 @@ impl Store {
     /// This player's identity: loaded, or made once and kept.
     pub fn identity(&self) -> anyhow::Result<Identity> {
         let path = self.dir.join("identity.key");
-        match std::fs::read(&path) {
+        match read_saved(&path, MAX_SMALL_FILE) {
             Ok(bytes) => {
                 let bytes: [u8; 64] = bytes
                     .try_into()
@@ -319,7 +319,7 @@ impl Store {
     /// The table's saved files are damaged: what, and how much of the transcript holds.
     fn damaged(&self, table: &[u8; 32], what: String) -> Damaged {
         let transcript = self.transcript_path(table);
-        let intact = std::fs::read(&transcript)
+        let intact = read_saved(&transcript, MAX_TRANSCRIPT_FILE)
             .ok()
             .and_then(|bytes| armada_proto::decode_transcript_prefix(&bytes).ok())
             // Which game the table plays may be what is damaged: the longest run
@@ -384,7 +384,7 @@ impl Store {
     /// The frames saved in the transcript file at `path` (none if there is no file),
     /// up to a frame cut short; the next save there writes the file anew.
     fn saved_frames(&self, path: &Path) -> anyhow::Result<Vec<armada_proto::SavedFrame>> {
-        let frames = match std::fs::read(path) {
+        let frames = match read_saved(path, MAX_TRANSCRIPT_FILE) {
             Ok(bytes) => {
                 armada_proto::decode_transcript_prefix(&bytes)
                     .with_context(|| format!("{} is damaged", path.display()))?
@@ -411,10 +411,13 @@ impl Store {
         identity: Identity,
         now: crate::session::Millis,
     ) -> anyhow::Result<Option<S>> {
-        let Some(snapshot) = self.load(table)? else {
+        let path = self.session_path(table);
+        let Some(snapshot) = self
+            .load(table)
+            .map_err(|e| self.damaged(table, format!("{e:#}")))?
+        else {
             return Ok(None);
         };
-        let path = self.session_path(table);
         let Some(snapshot) = unsealed(&snapshot) else {
             let what = format!("{} fails its check", path.display());
             return Err(self.damaged(table, what).into());
@@ -446,8 +449,8 @@ impl Store {
     /// How to reach a table's other player, as saved at its start.
     pub fn load_meta(&self, table: &[u8; 32]) -> anyhow::Result<TableMeta> {
         let path = self.meta_path(table);
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = read_saved(&path, MAX_SMALL_FILE)
+            .with_context(|| format!("cannot read {}", path.display()))?;
         let sealed: Option<SealedMeta> = serde_json::from_slice(&bytes).ok();
         match sealed {
             Some(sealed)
@@ -467,7 +470,7 @@ impl Store {
     /// other player that a damaged table cannot go on. A wrong address in it costs a
     /// failed dial, nothing more (the peer is authenticated by its identity).
     pub fn meta_unchecked(&self, table: &[u8; 32]) -> Option<TableMeta> {
-        let bytes = std::fs::read(self.meta_path(table)).ok()?;
+        let bytes = read_saved(&self.meta_path(table), MAX_SMALL_FILE).ok()?;
         serde_json::from_slice::<SealedMeta>(&bytes)
             .ok()
             .map(|sealed| sealed.meta)
@@ -482,7 +485,7 @@ impl Store {
     /// The saved snapshot of a table, if there is one.
     pub fn load(&self, table: &[u8; 32]) -> anyhow::Result<Option<Vec<u8>>> {
         let path = self.session_path(table);
-        match std::fs::read(&path) {
+        match read_saved(&path, MAX_SMALL_FILE) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
@@ -513,8 +516,8 @@ impl Store {
         now: crate::session::Millis,
     ) -> anyhow::Result<Session> {
         let path = self.computer_path(table);
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = read_saved(&path, MAX_SMALL_FILE)
+            .with_context(|| format!("cannot read {}", path.display()))?;
         let damaged = |what: &str| self.damaged(table, format!("{}: {what}", path.display()));
         let side: ComputerSide = unsealed(&bytes)
             .and_then(|body| postcard::from_bytes(body).ok())
@@ -551,7 +554,7 @@ impl Store {
     /// The totals across games: none before the first is counted.
     pub fn totals(&self) -> Result<Totals, TotalsLost> {
         let path = self.dir.join("totals.json");
-        let bytes = match std::fs::read(&path) {
+        let bytes = match read_saved(&path, MAX_SMALL_FILE) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Totals::default());
@@ -577,7 +580,7 @@ impl Store {
     /// cannot be played on, if it is damaged.
     pub fn archimedes(&self) -> Result<Option<ArchimedesGame>, String> {
         let path = self.dir.join(ARCHIMEDES_FILE);
-        match std::fs::read(&path) {
+        match read_saved(&path, MAX_SMALL_FILE) {
             Ok(bytes) => ArchimedesGame::from_bytes(&bytes)
                 .map(Some)
                 .map_err(|why| format!("{} is damaged: {why}", path.display())),
@@ -595,7 +598,7 @@ impl Store {
     /// it cannot be played on, if it is damaged.
     pub fn icehouse(&self) -> Result<Option<IcehouseGame>, String> {
         let path = self.dir.join(ICEHOUSE_FILE);
-        match std::fs::read(&path) {
+        match read_saved(&path, MAX_SMALL_FILE) {
             Ok(bytes) => IcehouseGame::from_bytes(&bytes)
                 .map(Some)
                 .map_err(|why| format!("{} is damaged: {why}", path.display())),
@@ -646,6 +649,34 @@ impl EachGame for Intact<'_> {
     fn game<S: TableSession>(&mut self) {
         self.most = self.most.max(S::intact(self.table, self.frames));
     }
+}
+
+/// The most a saved file other than a transcript may hold: far more than any
+/// snapshot, totals or game file grows to.
+pub(crate) const MAX_SMALL_FILE: u64 = 16 * 1024 * 1024;
+
+/// A transcript file's most: one byte short of what could never be a transcript.
+pub(crate) const MAX_TRANSCRIPT_FILE: u64 = armada_proto::MAX_TRANSCRIPT as u64;
+
+/// The bytes of the saved file at `path`, if it is a regular file of at most `most`
+/// bytes: a damaged data folder (a file grown huge, a pipe, a link to a device)
+/// gives an error, never a hang or all of memory. A missing file stays `NotFound`.
+pub(crate) fn read_saved(path: &Path, most: u64) -> std::io::Result<Vec<u8>> {
+    let refuse = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(refuse("it is not a regular file".into()));
+    }
+    if meta.len() > most {
+        return Err(refuse(format!("it holds more than {most} bytes")));
+    }
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, most + 1), &mut bytes)?;
+    if bytes.len() as u64 > most {
+        return Err(refuse(format!("it holds more than {most} bytes")));
+    }
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a

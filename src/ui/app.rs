@@ -326,7 +326,10 @@ impl Armada {
     pub fn new(store: Option<Store>) -> Self {
         let prefs: Prefs = store
             .as_ref()
-            .and_then(|s| std::fs::read(s.dir().join("window.json")).ok())
+            .and_then(|s| {
+                crate::store::read_saved(&s.dir().join("window.json"), crate::store::MAX_SMALL_FILE)
+                    .ok()
+            })
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         let (totals, totals_lost) = match store.as_ref().map(Store::totals) {

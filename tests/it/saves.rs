@@ -307,3 +307,57 @@ fn plain_resume_names_a_damaged_meta_instead_of_finding_no_table() {
     let error = armada::driver::saved_table(store, None).expect_err("a damaged meta is named");
     assert_eq!(damaged(&error).table, id, "{error:#}");
 }
+
+/// Runs `f` on a thread of its own: a read that never ends fails the test by name
+/// instead of hanging the run.
+fn within_a_minute<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(f()));
+    receive
+        .recv_timeout(std::time::Duration::from_mins(1))
+        .unwrap_or_else(|_| panic!("{what} never returned: it waits on the file"))
+}
+
+#[test]
+fn a_saved_file_grown_huge_or_turned_into_a_pipe_is_named_without_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pair, stores) = saved_mid_game(dir.path());
+    let [_, guest] = stores;
+    let id = pair.guest.table().id();
+    let identity = pair.guest.identity().clone();
+    guest.save_meta(&id, &guest_meta()).unwrap();
+
+    // A transcript one byte past the largest there can be: a sparse file, so the
+    // disk holds nothing, but reading it whole would take 256 MiB of memory.
+    let transcript = guest.transcript_path(&id);
+    std::fs::remove_file(&transcript).unwrap();
+    std::fs::File::create(&transcript)
+        .unwrap()
+        .set_len(proto::MAX_TRANSCRIPT as u64 + 1)
+        .unwrap();
+    let error = guest
+        .restore::<armada::driver::Session>(&id, identity.clone(), 0)
+        .expect_err("an oversized transcript is refused");
+    assert_eq!(damaged(&error).table, id);
+    assert!(format!("{error:#}").contains("more than"), "{error:#}");
+    let listed = armada::driver::saved_tables(&guest, 10);
+    assert_eq!(listed.unreadable, 1, "the table is counted as unreadable");
+
+    // The snapshot a pipe: opening it would wait for a writer that never comes.
+    let session = guest.session_path(&id);
+    std::fs::remove_file(&session).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&session)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", session.display());
+    let error = within_a_minute("restoring from a pipe", move || {
+        guest
+            .restore::<armada::driver::Session>(&id, identity, 0)
+            .map(|_| ())
+            .map_err(|e| (damaged(&e).table, format!("{e:#}")))
+    })
+    .expect_err("a pipe is refused");
+    assert_eq!(error.0, id);
+    assert!(error.1.contains("not a regular file"), "{}", error.1);
+}
