@@ -220,7 +220,7 @@ mod tests {
             (news.weight, news.headline.as_str()),
             (Weight::Quiet, "They missed.")
         );
-        assert_eq!(news.detail, "shot C2: C2 miss");
+        assert_eq!(news.detail, "shot C2: miss");
     }
 
     #[test]

@@ -53,10 +53,20 @@ pub(super) fn describe(t: &Text, variant: Variant, report: &crate::rules::Report
         text.push_str(&t.get("fx-swept"));
         return text;
     }
+    // A plain shot's answer is about the cell just named: said without it again.
+    let shot = match report.action {
+        Action::Shot(c) => Some(c),
+        _ => None,
+    };
     let effects: Vec<String> = report
         .effects
         .iter()
         .map(|effect| match effect {
+            Effect::Miss(c) if shot == Some(*c) => t.get("fx-shot-miss"),
+            Effect::Hit(c) if shot == Some(*c) => t.get("fx-shot-hit"),
+            Effect::Sunk { cell: c, ship, .. } if shot == Some(*c) => {
+                t.with("fx-shot-sunk", &[("len", Arg::from(ship.len()))])
+            }
             Effect::Miss(c) => t.with("fx-miss", &[("cell", cell(*c))]),
             Effect::Hit(c) => t.with("fx-hit", &[("cell", cell(*c))]),
             Effect::Sunk { cell: c, ship, .. } => t.with(
@@ -177,11 +187,22 @@ mod tests {
         let t = Text::new(Lang::En);
         assert_eq!(
             log_line(&t, Variant::Armada, false, &report, true),
-            "Opponent: shot E5: E5 miss (the move timer ran out)"
+            "Opponent: shot E5: miss (the move timer ran out)"
         );
         assert_eq!(
             log_line(&t, Variant::Armada, true, &report, false),
-            "You: shot E5: E5 miss"
+            "You: shot E5: miss"
+        );
+        // A weapon's answers name their cells.
+        let air = crate::rules::Report {
+            action: Action::AirStrike(c("E5")),
+            effects: vec![Effect::Miss(c("E5")), Effect::Hit(c("F6"))],
+            again: true,
+            ending: None,
+        };
+        assert_eq!(
+            describe(&t, Variant::Armada, &air),
+            "air strike E5: E5 miss, F6 hit — again"
         );
     }
 

@@ -67,14 +67,54 @@ impl Play {
             let (rect, _) =
                 ui.allocate_exact_size(Vec2::new(heading_width, HEIGHT), Sense::hover());
             if self.tool == Tool::Weapon(Weapon::Torpedo) {
-                let label = t.with("heading", &[("arrow", Arg::from(arrow(t, self.heading)))]);
-                let button = egui::Button::new(label).wrap();
-                if ui.put(rect.shrink2(Vec2::new(0.0, 6.0)), button).clicked() {
+                let arrow = [("arrow", Arg::from(arrow(t, self.heading)))];
+                let lines = [t.with("heading-way", &arrow), t.get("heading-key")];
+                let label = t.with("heading", &arrow);
+                if heading_button(ui, rect, &lines, &label).clicked() {
                     self.heading = next_heading(self.heading);
                 }
             }
         });
     }
+}
+
+/// The torpedo's heading as a button of two lines, where it runs over which key
+/// turns it, so neither breaks mid-phrase; `label` is its one-line name for screen
+/// readers and the tests.
+fn heading_button(ui: &mut egui::Ui, rect: Rect, lines: &[String; 2], label: &str) -> Response {
+    let response = ui.allocate_rect(rect.shrink2(Vec2::new(0.0, 4.0)), Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, true, label));
+    if !ui.is_rect_visible(response.rect) {
+        return response;
+    }
+    let visuals = ui.style().interact(&response);
+    let rect = response.rect;
+    ui.painter().rect(
+        rect,
+        visuals.corner_radius,
+        visuals.weak_bg_fill,
+        visuals.bg_stroke,
+        egui::StrokeKind::Inside,
+    );
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let colours = [visuals.text_color(), ui.visuals().weak_text_color()];
+    let centre = rect.center();
+    let offsets = [-8.0, 10.0];
+    for (line, (colour, dy)) in lines.iter().zip(colours.into_iter().zip(offsets)) {
+        let galley = ui
+            .painter()
+            .layout_no_wrap(line.clone(), font.clone(), colour);
+        // Centred; a line wider than the button (none in the three languages) is
+        // clipped at its edge, never drawn over the next widget.
+        let at = Pos2::new(
+            centre.x - galley.size().x.min(rect.width() - 8.0) / 2.0,
+            centre.y + dy - galley.size().y / 2.0,
+        );
+        ui.painter()
+            .with_clip_rect(rect.shrink(2.0))
+            .galley(at, galley, colour);
+    }
+    response
 }
 
 /// One tool as a card.
