@@ -493,12 +493,8 @@ fn paint_mark(painter: &egui::Painter, rect: Rect, look: Look) {
             painter.circle_stroke(c, w * 0.2, Stroke::new(1.0, SPLASH.gamma_multiply(0.6)));
         }
         Look::Hit => {
-            // Flames: an orange tongue with a yellow heart, smoke above.
-            painter.circle_filled(
-                c + Vec2::new(w * 0.1, -w * 0.3),
-                w * 0.12,
-                Color32::from_rgba_unmultiplied(60, 60, 60, 150),
-            );
+            // Flames: an orange tongue with a yellow heart, over the deck's turret.
+            // No smoke: a grey puff on a hull reads as a turret knocked out of place.
             let tongue = |scale: f32, colour: Color32| {
                 let r = w * 0.2 * scale;
                 let base = c + Vec2::new(0.0, w * 0.12);
