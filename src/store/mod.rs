@@ -64,6 +64,8 @@ use crate::session::{EachGame, Session, TableGame, TableSession};
 const ARCHIMEDES_FILE: &str = "archimedes.game";
 /// The game of Icehouse Armada against the computer.
 const ICEHOUSE_FILE: &str = "icehouse.game";
+/// The window's preferences (language, motion, the choices last made).
+const WINDOW_FILE: &str = "window.json";
 
 /// The label of a saved file's check.
 const CHECK_LABEL: &[u8] = b"armada/store/check/v1";
@@ -288,6 +290,16 @@ impl Store {
             }
             Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
         }
+    }
+
+    /// The window's preferences as last kept, if any could be read.
+    pub fn window_prefs(&self) -> Option<Vec<u8>> {
+        read_saved(&self.dir.join(WINDOW_FILE), MAX_SMALL_FILE).ok()
+    }
+
+    /// Keeps the window's preferences (a convenience: failing changes no game).
+    pub fn save_window_prefs(&self, json: &[u8]) -> anyhow::Result<()> {
+        write_atomic(&self.dir.join(WINDOW_FILE), json, false)
     }
 
     /// Where a table's snapshot lives.
@@ -653,7 +665,7 @@ impl EachGame for Intact<'_> {
 
 /// The most a saved file other than a transcript may hold: far more than any
 /// snapshot, totals or game file grows to.
-pub(crate) const MAX_SMALL_FILE: u64 = 16 * 1024 * 1024;
+const MAX_SMALL_FILE: u64 = 16 * 1024 * 1024;
 
 /// A transcript file's most: one byte short of what could never be a transcript.
 pub(crate) const MAX_TRANSCRIPT_FILE: u64 = armada_proto::MAX_TRANSCRIPT as u64;

@@ -326,10 +326,7 @@ impl Armada {
     pub fn new(store: Option<Store>) -> Self {
         let prefs: Prefs = store
             .as_ref()
-            .and_then(|s| {
-                crate::store::read_saved(&s.dir().join("window.json"), crate::store::MAX_SMALL_FILE)
-                    .ok()
-            })
+            .and_then(Store::window_prefs)
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         let (totals, totals_lost) = match store.as_ref().map(Store::totals) {
@@ -762,7 +759,7 @@ impl Armada {
             && let Ok(json) = serde_json::to_vec_pretty(&self.prefs)
         {
             // Preferences are a convenience: failing to keep them changes no game.
-            let _ = std::fs::write(store.dir().join("window.json"), json);
+            let _ = store.save_window_prefs(&json);
         }
     }
 }

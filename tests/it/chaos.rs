@@ -143,9 +143,11 @@ fn table_through_chaos(dir: &Path, games: usize, seed: u64) -> (usize, usize, us
         ],
         &guest_data,
     );
-    let limit = Duration::from_secs(60 + 30 * games as u64);
+    // Hang guards only, generous enough for a loaded machine: what is asserted is how
+    // the tables end, never how fast.
+    let limit = Duration::from_secs(120 + 60 * games as u64);
     let (guest_code, guest_err) = guest.finish_within(limit);
-    let (host_code, host_err) = host.finish_within(Duration::from_secs(30));
+    let (host_code, host_err) = host.finish_within(Duration::from_mins(1));
     stop.store(true, Ordering::Relaxed);
     assert_eq!((guest_code, host_code), (0, 0), "{guest_err}\n{host_err}");
     assert_honest(&host_data, games);
