@@ -297,7 +297,7 @@ fn announce<G: Game>(
 /// Opens a table, prints its invite, seats the first peer that proves the invite's
 /// secret (refusing anyone else, with a reason), and plays the table.
 pub async fn host<G: Game>(
-    seating: Seating<G>,
+    mut seating: Seating<G>,
     settings: proto::Settings,
     timer: bool,
     lan: bool,
@@ -348,9 +348,31 @@ pub async fn host<G: Game>(
         std::collections::VecDeque::new();
     let mut tickets = 0u64;
     let mut refusals = Refusals::default();
+    // A person may close the table or ask what to do while nobody has joined; any
+    // other line waits for the table (a timer switch, say).
+    let mut typing = true;
     let (peer, stream) = loop {
         tokio::select! {
             Ok(()) = reached.verdicts.changed() => reached.tell_new(&seating, say),
+            typed = seating.player.typed_early(), if typing => match typed {
+                // The input ended: the table's first step hears it, as it always did.
+                None => typing = false,
+                Some(line) => match line.trim().to_lowercase().as_str() {
+                    "quit" | "leave" => {
+                        for (_, _, reading) in door {
+                            reading.abort();
+                        }
+                        codes.close().await;
+                        say("you closed the table before anyone joined; nothing was saved");
+                        return Ok(TableOutcome { session, finished: true });
+                    }
+                    "help" | "?" => say(
+                        "nobody has joined yet: give your friend the invite or the code above; \
+                         `quit` closes the table",
+                    ),
+                    _ => seating.player.hold(line),
+                },
+            },
             next = incoming.next() => {
                 let (peer, stream) = next.context("the network stopped before anyone joined")?;
                 let own = door.iter().filter(|(_, p, _)| *p == peer).count();

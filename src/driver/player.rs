@@ -45,6 +45,8 @@ pub enum Input<C> {
 #[derive(Debug)]
 pub struct Human {
     lines: mpsc::Receiver<String>,
+    /// Lines typed before anyone sat at the table, kept for the table's first steps.
+    held: std::collections::VecDeque<String>,
     games: u32,
     quit: bool,
 }
@@ -57,6 +59,7 @@ impl Human {
     pub fn new(lines: mpsc::Receiver<String>, games: u32) -> Self {
         Self {
             lines,
+            held: std::collections::VecDeque::new(),
             games: games.max(1),
             quit: false,
         }
@@ -122,10 +125,30 @@ impl<G: Game> Player<G> {
         }
     }
 
+    /// While the host waits for a guest: the line a person typed (`None`: the input
+    /// ended); never resolves for a computer or the window, whose commands wait for
+    /// the table.
+    pub async fn typed_early(&mut self) -> Option<String> {
+        match self {
+            Self::Human(human) => human.lines.recv().await,
+            Self::Bot(_) | Self::Window(_) => std::future::pending().await,
+        }
+    }
+
+    /// Keeps a line typed before anyone sat at the table for the table's first step.
+    pub fn hold(&mut self, line: String) {
+        if let Self::Human(human) = self {
+            human.held.push_back(line);
+        }
+    }
+
     /// The person's next input, if this is a person (never resolves for a computer).
     pub async fn input(&mut self) -> Option<Input<G::Command>> {
         match self {
-            Self::Human(human) => human.lines.recv().await.map(Input::Line),
+            Self::Human(human) => match human.held.pop_front() {
+                Some(line) => Some(Input::Line(line)),
+                None => human.lines.recv().await.map(Input::Line),
+            },
             Self::Window(window) => {
                 let command = window.commands.recv().await;
                 if command.as_ref().is_none_or(G::is_leave) {

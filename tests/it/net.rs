@@ -505,6 +505,26 @@ fn a_person_hosting_is_told_to_type_start_once_both_fleets_are_placed() {
     assert_eq!(code, 0, "{stderr}");
 }
 
+/// Before anyone joins, a person hosting is answered at once: `help` says what to do,
+/// and `quit` closes the table there and then, with nothing saved to resume.
+#[test]
+fn a_person_hosting_can_ask_for_help_and_quit_before_anyone_joins() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("host");
+    let mut host = Typist::host(&[], "/ip4/127.0.0.1/tcp/0", &data);
+    host.line_starting("armada://join/");
+    host.say("help");
+    host.wait("nobody has joined yet");
+    host.say("quit");
+    host.wait("you closed the table before anyone joined");
+    let (success, stderr) = host.finish();
+    assert!(success, "{stderr}");
+    let saved = std::fs::read_dir(data.join("tables"))
+        .map(|entries| entries.count())
+        .unwrap_or(0);
+    assert_eq!(saved, 0, "a table nobody joined leaves nothing to resume");
+}
+
 #[test]
 fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
     let dir = tempfile::tempdir().unwrap();
