@@ -638,7 +638,15 @@ pub async fn reach(
 ) -> anyhow::Result<Reached> {
     // Read before anything starts, so a mistyped code or invite costs nothing.
     let ticket = if proto::ShortCode::is_meant(invite) {
-        Ticket::Code(proto::ShortCode::parse(invite)?)
+        let code = proto::ShortCode::parse(invite)?;
+        // A code is looked up on the LAN or the public network: with both off it
+        // could never be found, whatever its number.
+        anyhow::ensure!(
+            config.discovery || config.public.is_on(),
+            "a short code is found on the LAN or through the public network, and both are \
+             off for this run (--no-discovery, --no-public): join with the invite link instead"
+        );
+        Ticket::Code(code)
     } else {
         Ticket::Invite(Invite::parse(invite)?)
     };
@@ -653,6 +661,17 @@ pub async fn reach(
         }
     };
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
+    anyhow::ensure!(
+        peer != node.peer_id(),
+        "that is your own table: your friend joins it with this invite (a second player on \
+         this computer needs a data folder of its own, --data-dir)"
+    );
+    let table = crate::fair::table::table_id(&invite.secret);
+    anyhow::ensure!(
+        !store.has_table(&table),
+        "you already sit at this table: `armada resume --table {}` continues it",
+        hex::encode(table)
+    );
     let mut addrs = invite
         .addrs
         .iter()

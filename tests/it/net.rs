@@ -525,6 +525,46 @@ fn a_person_hosting_can_ask_for_help_and_quit_before_anyone_joins() {
     assert_eq!(saved, 0, "a table nobody joined leaves nothing to resume");
 }
 
+/// Joining what cannot be joined is named before anything is dialled: one's own
+/// table, a table one already sits at (say, after a crash), and a short code while
+/// both ways of finding one are off.
+#[test]
+fn joining_ones_own_table_a_table_already_sat_at_or_a_code_with_no_way_to_find_it_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let (host_data, guest_data) = (dir.path().join("host"), dir.path().join("guest"));
+    let host = Process::start(&["host", "--bot", "easy", "--listen", listen], &host_data);
+    let link = host.line_starting("armada://join/");
+    let refused = |args: &[&str], data: &Path, because: &str| {
+        let (code, stderr) = Process::start(args, data).finish();
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains(because), "{stderr}");
+    };
+    refused(
+        &["join", &link, "--listen", listen],
+        &host_data,
+        "that is your own table",
+    );
+    let guest = Process::start(
+        &["join", &link, "--bot", "easy", "--listen", listen],
+        &guest_data,
+    );
+    let (code, stderr) = guest.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr) = host.finish();
+    assert_eq!(code, 0, "{stderr}");
+    refused(
+        &["join", &link, "--listen", listen],
+        &guest_data,
+        "you already sit at this table: `armada resume --table ",
+    );
+    refused(
+        &["join", "4821-harbor-anchor"],
+        &guest_data,
+        "join with the invite link instead",
+    );
+}
+
 #[test]
 fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
     let dir = tempfile::tempdir().unwrap();
