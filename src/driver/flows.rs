@@ -344,47 +344,23 @@ pub async fn host<G: Game>(
     // to a full door sends the oldest away: a hello comes at once, so a crowd of slow
     // or silent strangers cannot keep the invited guest out.
     let (read_tx, mut reads) = tokio::sync::mpsc::channel(MAX_AT_DOOR);
-    let mut door: std::collections::VecDeque<(u64, PeerId, tokio::task::AbortHandle)> =
-        std::collections::VecDeque::new();
+    let mut door = Strangers::new();
     let mut tickets = 0u64;
     let mut refusals = Refusals::default();
-    // A person may close the table or ask what to do while nobody has joined; any
-    // other line waits for the table (a timer switch, say).
+    // A person may close the table or ask what to do while nobody has joined.
     let mut typing = true;
-    let (peer, stream) = loop {
+    let seated_guest = loop {
         tokio::select! {
             Ok(()) = reached.verdicts.changed() => reached.tell_new(&seating, say),
             typed = seating.player.typed_early(), if typing => match typed {
                 // The input ended: the table's first step hears it, as it always did.
                 None => typing = false,
-                Some(line) => match line.trim().to_lowercase().as_str() {
-                    "quit" | "leave" => {
-                        for (_, _, reading) in door {
-                            reading.abort();
-                        }
-                        codes.close().await;
-                        say("you closed the table before anyone joined; nothing was saved");
-                        return Ok(TableOutcome { session, finished: true });
-                    }
-                    "help" | "?" => say(
-                        "nobody has joined yet: give your friend the invite or the code above; \
-                         `quit` closes the table",
-                    ),
-                    _ => seating.player.hold(line),
-                },
+                Some(line) if closes(&mut seating.player, &line, say) => break None,
+                Some(_) => {}
             },
             next = incoming.next() => {
                 let (peer, stream) = next.context("the network stopped before anyone joined")?;
-                let own = door.iter().filter(|(_, p, _)| *p == peer).count();
-                let evict = if own >= MAX_AT_DOOR_PER_PEER {
-                    door.iter().position(|(_, p, _)| *p == peer)
-                } else {
-                    (door.len() >= MAX_AT_DOOR).then_some(0)
-                };
-                if let Some((_, old, reading)) = evict.and_then(|i| door.remove(i)) {
-                    reading.abort();
-                    refusals.refused(old, "no hello yet, and the door is crowded", &mut *say);
-                }
+                make_room(&mut door, peer, &mut refusals, say);
                 tickets += 1;
                 let (ticket, tx) = (tickets, read_tx.clone());
                 let reading = tokio::spawn(async move {
@@ -409,7 +385,7 @@ pub async fn host<G: Game>(
                     Err(why) => Err(why),
                 };
                 match admitted {
-                    Ok(stream) => break (peer, stream),
+                    Ok(stream) => break Some((peer, stream)),
                     Err(why) => refusals.refused(peer, &why.to_string(), &mut *say),
                 }
             }
@@ -419,13 +395,52 @@ pub async fn host<G: Game>(
         reading.abort();
     }
     refusals.flush(&mut *say);
-    // The seat is taken: the short code is over.
+    // The seat is taken, or the table closed: the short code is over.
     codes.close().await;
+    let Some((peer, stream)) = seated_guest else {
+        say("you closed the table before anyone joined; nothing was saved");
+        return Ok(TableOutcome {
+            session,
+            finished: true,
+        });
+    };
     seating.tell_code(None, false);
     say(&format!("{peer} took the guest's seat"));
     let reach = Reach::Host(incoming);
     let table = Table { node, peer, reach };
     seated(seating, session, table, &listening, (stream, false), say).await
+}
+
+/// Strangers at the host's door, each by its ticket, its peer and the task reading it.
+type Strangers = std::collections::VecDeque<(u64, PeerId, tokio::task::AbortHandle)>;
+
+/// Makes room at the door for one more stranger from `peer`: when the door is full,
+/// or `peer` has its share of it, the oldest (of `peer`'s) is sent away.
+fn make_room(door: &mut Strangers, peer: PeerId, refusals: &mut Refusals, say: Say<'_>) {
+    let own = door.iter().filter(|(_, p, _)| *p == peer).count();
+    let evict = if own >= MAX_AT_DOOR_PER_PEER {
+        door.iter().position(|(_, p, _)| *p == peer)
+    } else {
+        (door.len() >= MAX_AT_DOOR).then_some(0)
+    };
+    if let Some((_, old, reading)) = evict.and_then(|i| door.remove(i)) {
+        reading.abort();
+        refusals.refused(old, "no hello yet, and the door is crowded", say);
+    }
+}
+
+/// A line a person typed while nobody has joined: whether it closes the table. `help`
+/// is answered; any other line waits for the table (a timer switch, say).
+fn closes<G: Game>(player: &mut super::Player<G>, line: &str, say: Say<'_>) -> bool {
+    match line.trim().to_lowercase().as_str() {
+        "quit" | "leave" => return true,
+        "help" | "?" => say(
+            "nobody has joined yet: give your friend the invite or the code above; `quit` \
+             closes the table",
+        ),
+        _ => player.hold(line.to_owned()),
+    }
+    false
 }
 
 /// The seat is taken: saves how to find the other player again (`addrs`) and plays
@@ -629,6 +644,23 @@ const MAX_BEFORE_SETTINGS: usize = 16;
 /// Reaches the host of `invite` (see [`join`]), says hello and reads on until the
 /// host's settings name the table's game. Both games' hellos are the same frame,
 /// so nothing said here depends on the game; [`join_reached`] plays on.
+/// Whether this side may take the guest's seat at `invite`'s table (`peer` hosts it):
+/// not at its own table, nor at one it already sits at.
+fn may_join(store: &Store, node: &Node, peer: PeerId, invite: &Invite) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        peer != node.peer_id(),
+        "that is your own table: your friend joins it with this invite (a second player on \
+         this computer needs a data folder of its own, --data-dir)"
+    );
+    let table = crate::fair::table::table_id(&invite.secret);
+    anyhow::ensure!(
+        !store.has_table(&table),
+        "you already sit at this table: `armada resume --table {}` continues it",
+        hex::encode(table)
+    );
+    Ok(())
+}
+
 pub async fn reach(
     store: &Store,
     config: &Config,
@@ -661,17 +693,7 @@ pub async fn reach(
         }
     };
     let peer = PeerId::from_bytes(&invite.peer).context("the invite's peer id is malformed")?;
-    anyhow::ensure!(
-        peer != node.peer_id(),
-        "that is your own table: your friend joins it with this invite (a second player on \
-         this computer needs a data folder of its own, --data-dir)"
-    );
-    let table = crate::fair::table::table_id(&invite.secret);
-    anyhow::ensure!(
-        !store.has_table(&table),
-        "you already sit at this table: `armada resume --table {}` continues it",
-        hex::encode(table)
-    );
+    may_join(store, &node, peer, &invite)?;
     let mut addrs = invite
         .addrs
         .iter()

@@ -519,9 +519,7 @@ fn a_person_hosting_can_ask_for_help_and_quit_before_anyone_joins() {
     host.wait("you closed the table before anyone joined");
     let (success, stderr) = host.finish();
     assert!(success, "{stderr}");
-    let saved = std::fs::read_dir(data.join("tables"))
-        .map(|entries| entries.count())
-        .unwrap_or(0);
+    let saved = std::fs::read_dir(data.join("tables")).map_or(0, Iterator::count);
     assert_eq!(saved, 0, "a table nobody joined leaves nothing to resume");
 }
 
