@@ -96,7 +96,7 @@ fn unsealed(bytes: &[u8]) -> Option<&[u8]> {
 /// A saved table that cannot be trusted to go on: a file of it is damaged.
 #[derive(Clone, Debug, thiserror::Error)]
 #[error(
-    "the saved table {id} is damaged ({what}); nothing was signed from it. Its transcript's first {intact} frames are intact: `armada verify {transcript}` reads them",
+    "the saved table {id} is damaged ({what}); nothing was signed from it. Its transcript's first {intact} frames are intact; `armada verify {transcript}` checks it",
     id = hex::encode(.table),
     transcript = .transcript.display()
 )]
@@ -437,8 +437,14 @@ impl Store {
         let frames = self
             .saved_frames(&self.transcript_path(table))
             .map_err(|e| self.damaged(table, format!("{e:#}")))?;
-        let session = S::restore_with(identity, snapshot, &frames, now)
-            .map_err(|e| self.damaged(table, format!("{}: {e}", path.display())))?;
+        let session = S::restore_with(identity, snapshot, &frames, now).map_err(|e| {
+            // A frame that does not check out is the transcript's; the rest, the snapshot's.
+            let file = match e {
+                crate::session::RestoreError::Frame { .. } => self.transcript_path(table),
+                _ => path.clone(),
+            };
+            self.damaged(table, format!("{}: {e}", file.display()))
+        })?;
         Ok(Some(session))
     }
 

@@ -361,3 +361,25 @@ fn a_saved_file_grown_huge_or_turned_into_a_pipe_is_named_without_reading_it() {
     assert_eq!(error.0, id);
     assert!(error.1.contains("not a regular file"), "{}", error.1);
 }
+
+#[test]
+fn a_damaged_transcript_is_named_as_the_damaged_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pair, stores) = saved_mid_game(dir.path());
+    let guest = &stores[1];
+    let id = pair.guest.table().id();
+    let transcript = guest.transcript_path(&id);
+    flip_middle(&transcript);
+    let error = guest
+        .restore::<armada::driver::Session>(&id, pair.guest.identity().clone(), 0)
+        .expect_err("a damaged transcript is refused");
+    let what = &damaged(&error).what;
+    assert!(
+        what.starts_with(&transcript.display().to_string()),
+        "names the transcript: {what}"
+    );
+    assert!(
+        !what.contains(&guest.session_path(&id).display().to_string()),
+        "{what}"
+    );
+}
