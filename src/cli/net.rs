@@ -95,6 +95,11 @@ pub trait Shell: armada::driver::Game {
     fn report(session: &Self, event: &Self::Event, person: bool);
     /// Where the game stands, for the person at the terminal.
     fn status(session: &Self);
+    /// What the score says of a claim it counts before it is settled (nothing where
+    /// the score counts settled games only).
+    fn claim_counted(_: &Self) -> &'static str {
+        ""
+    }
 }
 
 impl Shell for armada::driver::Session {
@@ -109,6 +114,9 @@ impl Shell for armada::driver::Session {
     }
     fn status(session: &Self) {
         super::report::status(session);
+    }
+    fn claim_counted(session: &Self) -> &'static str {
+        super::report::claim_counted(session)
     }
 }
 
@@ -180,10 +188,11 @@ pub fn config(net: &NetArgs) -> armada::driver::Config {
 pub fn finish<G: Shell>(outcome: &armada::driver::TableOutcome<G>) -> u8 {
     let score = outcome.session.score();
     emit(&format!(
-        "table over: {} game(s); score host {} – guest {}\n",
+        "table over: {} game(s); score host {} – guest {}{}\n",
         outcome.session.games_begun(),
         f64::from(score[0]) / 2.0,
-        f64::from(score[1]) / 2.0
+        f64::from(score[1]) / 2.0,
+        G::claim_counted(&outcome.session)
     ));
     u8::from(!outcome.finished)
 }

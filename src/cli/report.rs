@@ -152,9 +152,10 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
             Verdict::Incomplete(why) => format!("verdict: incomplete: {why}"),
         },
         Event::Score(score) => format!(
-            "score: host {} – guest {}",
+            "score: host {} – guest {}{}",
             f64::from(score[0]) / 2.0,
-            f64::from(score[1]) / 2.0
+            f64::from(score[1]) / 2.0,
+            claim_counted(session)
         ),
         Event::Refused(rejected) => format!("refused a message: {rejected}"),
         Event::PeerRefused(error) => {
@@ -168,6 +169,16 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
         }
         _ => return None,
     })
+}
+
+/// What a sea battle's score says of a forfeit claim still open: it counts the claim,
+/// which the other side's next message may yet refute.
+pub fn claim_counted(session: &armada::driver::Session) -> &'static str {
+    if session.table().pending_claim().is_some() {
+        " (counting the forfeit claim, which their next message may refute)"
+    } else {
+        ""
+    }
 }
 
 /// How long a person may take over what it owes at an open game's table, said after

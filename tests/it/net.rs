@@ -590,6 +590,10 @@ fn a_guest_gone_past_the_grace_is_claimed_as_a_forfeit_on_the_record() {
         host.wait_for("the other player is gone: a forfeit is claimed on the record"),
         "the host never claimed the forfeit"
     );
+    assert!(
+        host.wait_for("guest 0 (counting the forfeit claim, which their next message may refute)"),
+        "the score does not say it counts a claim"
+    );
     let (code, stderr) = host.finish();
     assert_eq!(
         code, 1,
