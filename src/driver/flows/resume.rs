@@ -133,6 +133,10 @@ pub async fn resume<G: Game>(
         };
     }
     match session.poll_timeout() {
+        // The person's own clock runs: the status below says for how long.
+        _ if session.move_deadline().is_some() => say(
+            "waiting for the other player to come back; your move meanwhile (Ctrl-C stops, the table stays saved)",
+        ),
         Some(at) => say(&format!(
             "waiting for the other player to come back (the table's next deadline is in {} s; Ctrl-C stops, the table stays saved)",
             at.div_ceil(1000)
