@@ -641,9 +641,6 @@ const SETTINGS_MS: u64 = 30_000;
 /// them second, after its hello).
 const MAX_BEFORE_SETTINGS: usize = 16;
 
-/// Reaches the host of `invite` (see [`join`]), says hello and reads on until the
-/// host's settings name the table's game. Both games' hellos are the same frame,
-/// so nothing said here depends on the game; [`join_reached`] plays on.
 /// Whether this side may take the guest's seat at `invite`'s table (`peer` hosts it):
 /// not at its own table, nor at one it already sits at.
 fn may_join(store: &Store, node: &Node, peer: PeerId, invite: &Invite) -> anyhow::Result<()> {
@@ -661,6 +658,9 @@ fn may_join(store: &Store, node: &Node, peer: PeerId, invite: &Invite) -> anyhow
     Ok(())
 }
 
+/// Reaches the host of `invite` (see [`join`]), says hello and reads on until the
+/// host's settings name the table's game. Both games' hellos are the same frame,
+/// so nothing said here depends on the game; [`join_reached`] plays on.
 pub async fn reach(
     store: &Store,
     config: &Config,
