@@ -23,8 +23,11 @@ use crate::session::{EachGame, Session, TableGame, TableSession};
 use crate::store::{Other, SavedSeat, Store, TableMeta};
 use armada_proto::{self as proto, Invite};
 
+mod door;
 mod resume;
 mod run;
+
+use door::{MAX_AT_DOOR, Refusals, Strangers, admit, closes, first_frame, make_room};
 
 pub use resume::{resume, saved_table, tell_damaged};
 use run::run;
@@ -74,12 +77,6 @@ impl<G: Game> Seating<G> {
 
 pub(super) type Say<'a> = &'a mut (dyn FnMut(&str) + Send);
 
-/// How long a stranger's first message may take before its stream is dropped.
-const ADMIT_MS: u64 = 10_000;
-/// How many strangers' first messages are awaited at once before the table is
-/// taken, and how many of them from one peer.
-const MAX_AT_DOOR: usize = 16;
-const MAX_AT_DOOR_PER_PEER: usize = 2;
 /// The longest pause between two redials.
 const MAX_BACKOFF_MS: u64 = 4_000;
 
@@ -411,38 +408,6 @@ pub async fn host<G: Game>(
     seated(seating, session, table, &listening, (stream, false), say).await
 }
 
-/// Strangers at the host's door, each by its ticket, its peer and the task reading it.
-type Strangers = std::collections::VecDeque<(u64, PeerId, tokio::task::AbortHandle)>;
-
-/// Makes room at the door for one more stranger from `peer`: when the door is full,
-/// or `peer` has its share of it, the oldest (of `peer`'s) is sent away.
-fn make_room(door: &mut Strangers, peer: PeerId, refusals: &mut Refusals, say: Say<'_>) {
-    let own = door.iter().filter(|(_, p, _)| *p == peer).count();
-    let evict = if own >= MAX_AT_DOOR_PER_PEER {
-        door.iter().position(|(_, p, _)| *p == peer)
-    } else {
-        (door.len() >= MAX_AT_DOOR).then_some(0)
-    };
-    if let Some((_, old, reading)) = evict.and_then(|i| door.remove(i)) {
-        reading.abort();
-        refusals.refused(old, "no hello yet, and the door is crowded", say);
-    }
-}
-
-/// A line a person typed while nobody has joined: whether it closes the table. `help`
-/// is answered; any other line waits for the table (a timer switch, say).
-fn closes<G: Game>(player: &mut super::Player<G>, line: &str, say: Say<'_>) -> bool {
-    match line.trim().to_lowercase().as_str() {
-        "quit" | "leave" => return true,
-        "help" | "?" => say(
-            "nobody has joined yet: give your friend the invite or the code above; `quit` \
-             closes the table",
-        ),
-        _ => player.hold(line.to_owned()),
-    }
-    false
-}
-
 /// The seat is taken: saves how to find the other player again (`addrs`) and plays
 /// the table from the first `stream` (`synced`: this side's sync went out on it).
 async fn seated<G: Game>(
@@ -483,60 +448,6 @@ fn remember<G: Game>(
     )
 }
 
-/// Reads a stranger's first message (a sync may come before it), within `ADMIT_MS`.
-async fn first_frame(stream: libp2p::Stream) -> anyhow::Result<(Door, Vec<u8>)> {
-    let mut framed = framed(stream);
-    // A sync may come first (it says how much of the host's chain the guest holds);
-    // the first frame must be the hello.
-    let first = tokio::time::timeout(Duration::from_millis(ADMIT_MS), async {
-        for _ in 0..4 {
-            let bytes = framed.next().await.context("the stream closed")??;
-            if !matches!(proto::decode_wire(&bytes), Ok(proto::Wire::Sync { .. })) {
-                return Ok(bytes.to_vec());
-            }
-        }
-        anyhow::bail!("no hello among the first messages")
-    })
-    .await
-    .context("no hello in time")??;
-    Ok((framed, first))
-}
-
-/// Takes in a stranger's first message if it is a hello with a valid invite proof
-/// from the key of the peer that sent it; otherwise the stream is refused (in the
-/// background) and nothing changed.
-fn admit<G: Game>(
-    session: &mut G,
-    peer: PeerId,
-    framed: Door,
-    first: &[u8],
-) -> anyhow::Result<Door> {
-    let mut probe = session.clone();
-    let result = probe.handle_wire(0, first);
-    let key_ok = probe
-        .key(Seat::Guest)
-        .is_some_and(|key| is_peer(&key, &peer));
-    if result.is_ok() && key_ok {
-        // Taken in for real: the frame is part of the table from now on.
-        session
-            .handle_wire(0, first)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        return Ok(framed);
-    }
-    let (code, why) = match result {
-        Err(rejected) => (rejected.code(), rejected.to_string()),
-        Ok(()) => (
-            proto::ErrorCode::NotInvited,
-            "the hello's key is not the sender's network identity".into(),
-        ),
-    };
-    tokio::spawn({
-        let why = why.clone();
-        async move { refuse(framed, code, &why).await }
-    });
-    anyhow::bail!(why)
-}
-
 async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     use futures::SinkExt;
     let error = proto::Wire::Error(proto::ProtocolError {
@@ -547,46 +458,6 @@ async fn refuse(mut framed: Door, code: proto::ErrorCode, why: &str) {
     });
     let _ = framed.send(Bytes::from(proto::encode_wire(&error))).await;
     let _ = SinkExt::<Bytes>::close(&mut framed).await;
-}
-
-/// Strangers refused at a table's door, told one line a minute at most: the first
-/// one in full, then how many more and the latest (a flood of junk streams is one
-/// line, not one per stream).
-#[derive(Default)]
-struct Refusals {
-    /// When the last line was said.
-    said: Option<tokio::time::Instant>,
-    /// Refused since, unsaid; the latest of them.
-    more: u32,
-    latest: Option<String>,
-}
-
-impl Refusals {
-    const EVERY: Duration = Duration::from_mins(1);
-
-    fn refused(&mut self, peer: PeerId, why: &str, say: Say<'_>) {
-        let line = format!("{peer}: {why}");
-        if self.said.is_none_or(|at| at.elapsed() >= Self::EVERY) {
-            self.flush(&mut *say);
-            say(&format!("refused {line}"));
-            self.said = Some(tokio::time::Instant::now());
-        } else {
-            self.more += 1;
-            self.latest = Some(line);
-        }
-    }
-
-    /// Says what was counted and not yet said.
-    fn flush(&mut self, say: Say<'_>) {
-        if let Some(latest) = self.latest.take() {
-            say(&format!(
-                "refused {} more stranger(s) since (latest: {latest})",
-                self.more
-            ));
-            self.said = Some(tokio::time::Instant::now());
-        }
-        self.more = 0;
-    }
 }
 
 /// What a guest was given to join with.
