@@ -34,6 +34,10 @@ pub enum DecodeError {
     NonCanonical,
     #[error("a text in the message is longer than {MAX_TEXT} bytes")]
     TextTooLong,
+    #[error("the file ends after {0} bytes, inside its head: it was cut short")]
+    HeadCut(usize),
+    #[error("the file was cut short or damaged at byte {at}, after {whole} whole frame(s)")]
+    FrameCut { at: usize, whole: usize },
 }
 
 /// A frame split into its body bytes and signature, the body decoded.
@@ -188,9 +192,10 @@ pub fn encode_saved_frame(frame: &crate::SavedFrame) -> Vec<u8> {
 pub fn decode_transcript(bytes: &[u8]) -> Result<crate::Transcript, DecodeError> {
     let (transcript, used) = decode_transcript_prefix(bytes)?;
     if used != bytes.len() {
-        return Err(DecodeError::Malformed(format!(
-            "the frame at byte {used} is cut short or damaged"
-        )));
+        return Err(DecodeError::FrameCut {
+            at: used,
+            whole: transcript.frames.len(),
+        });
     }
     Ok(transcript)
 }
@@ -205,8 +210,11 @@ pub fn decode_transcript_prefix(bytes: &[u8]) -> Result<(crate::Transcript, usiz
     if !bytes.starts_with(&TRANSCRIPT_MAGIC) {
         return Err(DecodeError::Malformed("not an Armada transcript".into()));
     }
-    let (head, mut rest) = postcard::take_from_bytes::<TranscriptHead>(bytes)
-        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    let (head, mut rest) =
+        postcard::take_from_bytes::<TranscriptHead>(bytes).map_err(|e| match e {
+            postcard::Error::DeserializeUnexpectedEnd => DecodeError::HeadCut(bytes.len()),
+            e => DecodeError::Malformed(e.to_string()),
+        })?;
     if head.version != PROTOCOL_VERSION {
         return Err(DecodeError::Version(head.version));
     }
@@ -370,8 +378,19 @@ mod tests {
         assert_eq!(decode_transcript(&longer), Ok(t2));
         // A frame cut short is refused as a whole, and skipped as a prefix.
         let cut = &longer[..longer.len() - 1];
-        assert!(decode_transcript(cut).is_err());
+        assert_eq!(
+            decode_transcript(cut),
+            Err(DecodeError::FrameCut {
+                at: bytes.len(),
+                whole: 1
+            })
+        );
         assert_eq!(decode_transcript_prefix(cut), Ok((t, bytes.len())));
+        // A file that ends inside its head says so, not postcard's words.
+        assert_eq!(
+            decode_transcript(&bytes[..10]),
+            Err(DecodeError::HeadCut(10))
+        );
         assert!(decode_transcript(b"ARMADA\0Tjunk").is_err());
         assert!(decode_transcript(b"hello").is_err());
     }
