@@ -121,7 +121,7 @@ fn describe(session: &Session, event: &Event) -> Option<String> {
             "you asked for another game; waiting for the other player".into()
         }
         Event::Table(Note::PlayAgain(_)) => {
-            "the other player asks for another game: type `again` to play it".into()
+            again_line(session.owed() == armada::driver::Owed::PlayAgain)?
         }
         Event::Table(Note::Left { seat, reason }) if *seat == me => {
             let resigned = session
@@ -201,12 +201,20 @@ fn claim_line(mine: bool, what: &str) -> String {
     }
 }
 
+/// The other player asked for another game: the person is asked to answer only if
+/// the table waits for that (not once it is leaving, nor once it asked first and
+/// the game begins).
+fn again_line(again_owed: bool) -> Option<String> {
+    again_owed.then(|| "the other player asks for another game: type `again` to play it".into())
+}
+
 /// The line of an open game's table event that every such game says alike: the
 /// end, lies, claims, the verdict, leaves, play again and the peer's words; `None`
 /// for the game's own (its moves) and for what needs no line.
 fn open_table_line<G: armada::driver::OpenGame>(
     event: &armada::driver::OpenEvent<G>,
     me: Seat,
+    again_owed: bool,
 ) -> Option<String> {
     use armada::driver::{OpenEvent as Event, OpenNote as Note};
     let who = |seat: Seat| if seat == me { "you" } else { "they" };
@@ -232,9 +240,7 @@ fn open_table_line<G: armada::driver::OpenGame>(
         Event::Table(Note::PlayAgain(seat)) if *seat == me => {
             Some("you asked for another game; waiting for the other player".into())
         }
-        Event::Table(Note::PlayAgain(_)) => {
-            Some("the other player asks for another game: type `again` to play it".into())
-        }
+        Event::Table(Note::PlayAgain(_)) => again_line(again_owed),
         Event::Refused(rejected) => Some(format!("refused a message: {rejected}")),
         Event::PeerRefused(error) => Some(format!(
             "the other player refused a message: {}",
@@ -291,7 +297,11 @@ pub fn report_archimedes(
             if step.seat == me { "your" } else { "their" },
             step.played.mv
         )),
-        _ => open_table_line(event, me),
+        _ => open_table_line(
+            event,
+            me,
+            session.owed() == armada::driver::arch_table::Owed::PlayAgain,
+        ),
     };
     if let Some(line) = line {
         super::emit(&format!("{line}\n"));
@@ -367,7 +377,11 @@ pub fn report_icehouse(
             "a step is void: the resignation or acceptance that ended the game had not seen it"
                 .into(),
         ),
-        _ => open_table_line(event, me),
+        _ => open_table_line(
+            event,
+            me,
+            session.owed() == armada::driver::ice_table::Owed::PlayAgain,
+        ),
     };
     if let Some(line) = line {
         super::emit(&format!("{line}\n"));
@@ -446,7 +460,6 @@ mod tests {
         assert_eq!(line(Note::DrawDeclined(them)), "they declined the draw");
         assert_eq!(line(Note::DrawAccepted(me)), "you accepted the draw");
         assert!(line(Note::PlayAgain(me)).starts_with("you asked for another game"));
-        assert!(line(Note::PlayAgain(them)).contains("type `again`"));
         let left = |seat| {
             line(Note::Left {
                 seat,
@@ -455,5 +468,25 @@ mod tests {
         };
         assert_eq!(left(me), "you left the table: bye", "no game was under way");
         assert_eq!(left(them), "they left the table: bye");
+    }
+
+    /// Regression: a person who had typed `quit` (or had already asked for another
+    /// game) was still told to type `again` when the other player asked.
+    #[test]
+    fn the_other_players_request_for_another_game_asks_only_while_it_waits_for_an_answer() {
+        use armada::driver::Command;
+        let mut duet = armada::driver::Duet::new(armada::rules::Variant::Armada).unwrap();
+        let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
+        assert!(duet.play_game(&mut rng));
+        let asked = Event::Table(Note::PlayAgain(Seat::Guest));
+        let line = |session: &Session| describe(session, &asked).unwrap_or_default();
+        assert!(line(&duet.host).contains("type `again`"));
+        let mut asked_first = duet.host.clone();
+        asked_first.handle_command(0, Command::PlayAgain).unwrap();
+        assert_eq!(line(&asked_first), "", "both asked: the game begins");
+        duet.host
+            .handle_command(0, Command::Leave("bye".into()))
+            .unwrap();
+        assert_eq!(line(&duet.host), "", "a side leaving is not asked");
     }
 }
