@@ -444,6 +444,7 @@ fn remember<G: Game>(
             games,
             game: G::GAME,
             knock: Vec::new(),
+            gone: None,
         },
     )
 }

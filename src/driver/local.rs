@@ -99,6 +99,7 @@ impl Local {
                 games: 0,
                 game: crate::session::TableGame::Sea,
                 knock: Vec::new(),
+                gone: None,
             },
         )?;
         self.store = Some(store);

@@ -428,6 +428,12 @@ macro_rules! wired_api {
             self.wire.peer_gone.as_deref()
         }
 
+        /// A resumed side recalls that the peer said it cannot go on: nothing is
+        /// told or claimed again (what followed is in the saved frames).
+        pub fn recall_peer_gone(&mut self, reason: String) {
+            self.wire.peer_gone.get_or_insert(reason);
+        }
+
         /// What a side that cannot go on at this table sends its peer instead of frames.
         pub fn gone_wire(table: Hash, reason: &str) -> Vec<u8> {
             $crate::session::endpoint::gone_wire(table, reason)

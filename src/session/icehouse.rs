@@ -172,6 +172,10 @@ impl Session {
         self.inner.peer_gone()
     }
 
+    pub fn recall_peer_gone(&mut self, reason: String) {
+        self.inner.recall_peer_gone(reason);
+    }
+
     pub fn score(&self) -> [u32; 2] {
         self.inner.score()
     }

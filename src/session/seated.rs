@@ -87,6 +87,8 @@ pub trait TableSession: Clone + std::fmt::Debug + Send + Sync + 'static {
     fn grace_ms(&self) -> Option<u32>;
     /// Why the peer said it cannot go on at this table, if it did.
     fn peer_gone(&self) -> Option<&str>;
+    /// A resumed side recalls that the peer said it cannot go on, nothing sent again.
+    fn recall_peer_gone(&mut self, reason: String);
     /// The running score in half points (host, guest), over settled games.
     fn score(&self) -> [u32; 2];
 
@@ -174,6 +176,9 @@ macro_rules! forward {
         }
         fn peer_gone(&self) -> Option<&str> {
             Self::peer_gone(self)
+        }
+        fn recall_peer_gone(&mut self, reason: String) {
+            Self::recall_peer_gone(self, reason);
         }
         fn score(&self) -> [u32; 2] {
             Self::score(self)

@@ -141,6 +141,10 @@ pub struct TableMeta {
     /// it is back (a hint; a wrong one only fails to dial).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub knock: Vec<String>,
+    /// Why the other player said it cannot go on at this table, once it did (its
+    /// save was damaged): a resumed side has nobody to wait for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<String>,
 }
 
 /// A seat, as saved.

@@ -825,6 +825,7 @@ fn an_archimedes_table_with_a_friend_is_listed_among_past_games() {
         games: 0,
         game: armada::session::TableGame::Archimedes,
         knock: Vec::new(),
+        gone: None,
     };
     store.save_meta(&id, &meta).unwrap();
     let seat = friends.host.table().mover().unwrap();

@@ -674,6 +674,16 @@ fn a_guest_whose_save_was_damaged_is_refused_and_the_host_is_told_at_once() {
         "{:?}",
         report.outcome
     );
+    // Resumed later, the host remembers it was told: nothing to wait for, and no
+    // network is started to wait on.
+    let again = Process::start(&["resume", "--listen", listen], &host_data);
+    assert!(
+        again.wait_for(
+            "is over: the other player said it cannot go on (its saved table is damaged)"
+        )
+    );
+    let (code, stderr) = again.finish();
+    assert_eq!(code, 1, "{stderr}");
 }
 
 #[test]

@@ -46,6 +46,7 @@ fn guest_meta() -> armada::store::TableMeta {
         games: 1,
         game: armada::session::TableGame::Sea,
         knock: Vec::new(),
+        gone: None,
     }
 }
 

@@ -92,14 +92,10 @@ pub async fn resume<G: Game>(
         seating.player = Player::Bot(bot);
     }
     let me = Seat::from(meta.seat);
-    if session.left(me.other()) {
-        say(&format!(
-            "table {} is over: the other player left it, so there is nothing to resume",
-            hex::encode(id)
-        ));
-        let finished = session.settled();
-        return Ok(TableOutcome { session, finished });
-    }
+    let session = match over_already(session, &meta, &seating, id, say) {
+        Ok(session) => session,
+        Err(outcome) => return Ok(*outcome),
+    };
     say(&format!("resuming table {} as the {me}", hex::encode(id)));
     let host = meta.seat == SavedSeat::Host;
     let (node, reach) = reseat(&seating.config, &identity, host, addrs).await?;
@@ -150,6 +146,56 @@ pub async fn resume<G: Game>(
         status(&session);
     }
     run(session, table, None, seating, say).await
+}
+
+/// A resumed table with nobody to wait for — the other player left it, or said it
+/// cannot go on and no deadline of this side's waits on it — is told as over and
+/// shown so (`Err`); any other goes on (`Ok`), recalling what the other player said.
+fn over_already<G: Game>(
+    mut session: G,
+    meta: &TableMeta,
+    seating: &Seating<G>,
+    id: [u8; 32],
+    say: Say<'_>,
+) -> Result<G, Box<TableOutcome<G>>> {
+    let me = Seat::from(meta.seat);
+    let mut over = None;
+    if let Some(reason) = &meta.gone {
+        session.recall_peer_gone(reason.clone());
+        // Nothing waits on a player who cannot go on once this side's forfeit claim
+        // stands or no deadline runs, as when it was first told.
+        let claimed = session.claimant() == Some(me);
+        if claimed || session.poll_timeout().is_none() {
+            let stands = if claimed {
+                "; your forfeit claim stands on the record"
+            } else {
+                ""
+            };
+            let why = format!("the other player said it cannot go on ({reason}){stands}");
+            over = Some((why, crate::driver::Link::Gone));
+        } else {
+            say(&format!(
+                "the other player said it cannot go on at this table ({reason}); the table's deadline still runs"
+            ));
+        }
+    }
+    if over.is_none() && session.left(me.other()) {
+        over = Some(("the other player left it".into(), crate::driver::Link::Left));
+    }
+    let Some((why, link)) = over else {
+        return Ok(session);
+    };
+    say(&format!(
+        "table {} is over: {why}, so there is nothing to resume",
+        hex::encode(id)
+    ));
+    seating.tell(crate::driver::Update::Snapshot(
+        Box::new(session.clone()),
+        0,
+    ));
+    seating.tell(crate::driver::Update::Link(link));
+    let finished = session.settled();
+    Err(Box::new(TableOutcome { session, finished }))
 }
 
 /// How long a resumed host tries to tell the guest where it last listened.

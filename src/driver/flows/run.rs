@@ -58,6 +58,9 @@ pub(super) async fn run<G: Game>(
             side.clock.now(),
         ));
     }
+    // The route last told: a new stream over the same connection (the other side
+    // resumed, or came back) does not tell it again.
+    let mut shown = None;
     loop {
         let (next, synced) = if let Some(first) = stream.take() {
             first
@@ -89,8 +92,12 @@ pub(super) async fn run<G: Game>(
                 }
             }
         };
+        let watching = Watching {
+            table: &mut table,
+            shown: &mut shown,
+        };
         let ended =
-            match play_watching(next, synced, &mut table, &mut side, say, &mut reporter).await? {
+            match play_watching(next, synced, watching, &mut side, say, &mut reporter).await? {
                 Played::Ended(ended) => ended,
                 Played::Again(fresh) => {
                     // The other player is back on a new connection (a resumed process):
@@ -126,14 +133,25 @@ pub(super) async fn run<G: Game>(
                 return Ok(TableOutcome { session, finished });
             }
             Ended::Link(why) => {
-                say(&format!("link lost ({why}); reconnecting"));
-                if let Some(watch) = &side.watch {
-                    watch.send(crate::driver::Update::Link(
-                        crate::driver::Link::Reconnecting,
-                    ));
-                }
+                // A link that comes back is told anew, however it goes.
+                shown = None;
+                link_lost(&side, &why, say);
             }
         }
+    }
+}
+
+/// The link broke: what the other player said if it cannot go on is kept (a
+/// resumed side then need not wait for it), and the person and the window are told.
+fn link_lost<R: rand::Rng + ?Sized, G: Game>(side: &Side<'_, R, G>, why: &str, say: Say<'_>) {
+    if let (Some(reason), Some(store)) = (side.session.peer_gone(), side.store) {
+        note_gone(store, &side.session.table_id(), reason);
+    }
+    say(&format!("link lost ({why}); reconnecting"));
+    if let Some(watch) = &side.watch {
+        watch.send(crate::driver::Update::Link(
+            crate::driver::Link::Reconnecting,
+        ));
     }
 }
 
@@ -144,6 +162,12 @@ enum Played {
     Again(libp2p::Stream),
     /// The other player said it is back after a restart: this side dials again.
     Back,
+}
+
+/// The table a stream is played at, and the route last told of it.
+struct Watching<'a> {
+    table: &'a mut Table,
+    shown: &'a mut Option<crate::net::Route>,
 }
 
 /// The next game stream someone opens to the host; never, for the guest.
@@ -160,14 +184,14 @@ async fn next_stream(reach: &mut Reach) -> Option<(PeerId, libp2p::Stream)> {
 async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
     stream: Door,
     synced: bool,
-    table: &mut Table,
+    watching: Watching<'_>,
     side: &mut Side<'_, R, G>,
     say: Say<'_>,
     reporter: &mut Reporter<G>,
 ) -> anyhow::Result<Played> {
+    let Watching { table, shown } = watching;
     let mut routes = table.node.routes();
     let peer = table.peer;
-    let mut shown = None;
     let watch = side.watch.clone();
     let mut tell = |routes: &mut crate::net::Routes, shown: &mut Option<crate::net::Route>| {
         show_route(routes, peer, shown, &mut *say);
@@ -177,7 +201,7 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
             )));
         }
     };
-    tell(&mut routes, &mut shown);
+    tell(&mut routes, shown);
     // The host notes where the guest listens, to tell it there if this side is
     // killed and resumed (see `Node::knock`).
     let knock = (side.session.seat() == Seat::Host)
@@ -201,7 +225,7 @@ async fn play_watching<R: rand::Rng + ?Sized, G: Game>(
                 }
             }
             ended = &mut play => return ended.map(Played::Ended),
-            Ok(()) = routes.changed() => tell(&mut routes, &mut shown),
+            Ok(()) = routes.changed() => tell(&mut routes, shown),
             Ok(()) = heard.changed(), if knock.is_some() => {
                 let at = heard.borrow_and_update().get(&peer).cloned().unwrap_or_default();
                 if let Some((store, id)) = knock {
@@ -239,6 +263,22 @@ fn note_knock(store: &Store, id: &[u8; 32], at: &[Multiaddr], noted: &mut Option
     match saved {
         Ok(()) => *noted = Some(at),
         Err(error) => tracing::info!(%error, "where the guest listens is not noted"),
+    }
+}
+
+/// Saves that the other player said it cannot go on at table `id`, so that a
+/// resumed side does not wait for it (a meta that cannot be read or saved only
+/// leaves the resumed side waiting, as it would without this).
+fn note_gone(store: &Store, id: &[u8; 32], reason: &str) {
+    let saved = store.load_meta(id).and_then(|mut meta| {
+        if meta.gone.is_none() {
+            meta.gone = Some(reason.to_owned());
+            store.save_meta(id, &meta)?;
+        }
+        Ok(())
+    });
+    if let Err(error) = saved {
+        tracing::info!(%error, "that the other player cannot go on is not noted");
     }
 }
 
