@@ -199,8 +199,43 @@ pub fn finish<G: Shell>(outcome: &armada::driver::TableOutcome<G>) -> u8 {
 
 pub type Flow<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<u8>> + 'a>>;
 
-/// Runs a network command on a tokio runtime, printing its lines as they come.
-pub fn network(flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
+/// What a Ctrl-C leaves behind, for the line that tells the person.
+pub enum Kept {
+    /// The table being resumed, saved as it was.
+    Table,
+    /// A table only if one was begun since: the tables in the store before.
+    Begun(armada::driver::Store, Vec<[u8; 32]>),
+    /// Nothing of a table (a damaged one is only being reported).
+    Nothing,
+}
+
+impl Kept {
+    /// Watches `store` for a table begun from now on.
+    pub fn begun(store: &armada::driver::Store) -> Self {
+        Self::Begun(store.clone(), store.tables().unwrap_or_default())
+    }
+
+    fn stopped(&self) -> &'static str {
+        let saved = match self {
+            Self::Table => true,
+            Self::Begun(store, before) => store
+                .tables()
+                .is_ok_and(|now| now.iter().any(|id| !before.contains(id))),
+            Self::Nothing => false,
+        };
+        if saved {
+            "armada: stopped; the table is saved, and `armada resume` continues it"
+        } else if matches!(self, Self::Begun(..)) {
+            "armada: stopped before a table began; nothing was saved"
+        } else {
+            "armada: stopped"
+        }
+    }
+}
+
+/// Runs a network command on a tokio runtime, printing its lines as they come;
+/// a Ctrl-C stops it and says what `kept` holds.
+pub fn network(kept: &Kept, flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ARMADA_LOG")
@@ -216,9 +251,7 @@ pub fn network(flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> Result<u8> {
             // Every frame is saved before it is sent or shown, so stopping here loses
             // nothing; the person is told how to come back.
             Ok(()) = tokio::signal::ctrl_c() => {
-                eprintln!(
-                    "armada: stopped; a table under way is saved, and `armada resume` continues it"
-                );
+                eprintln!("{}", kept.stopped());
                 Ok(130)
             }
         }
@@ -234,7 +267,7 @@ pub fn host(net: &NetArgs, settings: armada_proto::Settings, timer: bool, lan: b
         lan: bool,
     ) -> Result<u8> {
         let seating = seating::<G>(net)?;
-        network(move |say| {
+        network(&Kept::begun(&seating.store), move |say| {
             Box::pin(async move {
                 let outcome = armada::driver::host(seating, settings, timer, lan, say).await?;
                 Ok(finish(&outcome))
@@ -283,7 +316,7 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
     let store = armada::driver::Store::open(net.data_dir.as_deref())?;
     let config = config(net);
     let net = net.clone();
-    network(move |say| {
+    network(&Kept::begun(&store), move |say| {
         Box::pin(async move {
             let reached = armada::driver::reach(&store, &config, &invite, direct_only, say).await?;
             if matches!(reached.game, armada_proto::GameKind::Archimedes { .. }) {
@@ -302,7 +335,7 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
 pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
     fn resume_as<G: Shell>(net: &NetArgs, id: [u8; 32]) -> Result<u8> {
         let seating = seating::<G>(net)?;
-        network(move |say| {
+        network(&Kept::Table, move |say| {
             Box::pin(async move {
                 let outcome = armada::driver::resume(seating, id, say).await?;
                 Ok(finish(&outcome))
@@ -317,7 +350,7 @@ pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
             // told at once, as for a damaged session.
             if let Some(damaged) = error.downcast_ref::<armada::driver::Damaged>().cloned() {
                 let config = config(net);
-                network(move |say| {
+                network(&Kept::Nothing, move |say| {
                     Box::pin(async move {
                         armada::driver::tell_damaged(&config, &store, &damaged, say).await?;
                         Ok(0)

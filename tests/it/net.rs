@@ -506,7 +506,8 @@ fn a_person_hosting_is_told_to_type_start_once_both_fleets_are_placed() {
 }
 
 /// Before anyone joins, a person hosting is answered at once: `help` says what to do,
-/// and `quit` closes the table there and then, with nothing saved to resume.
+/// and `quit` closes the table there and then, with nothing saved to resume; Ctrl-C
+/// says that nothing was saved.
 #[test]
 fn a_person_hosting_can_ask_for_help_and_quit_before_anyone_joins() {
     let dir = tempfile::tempdir().unwrap();
@@ -521,6 +522,16 @@ fn a_person_hosting_can_ask_for_help_and_quit_before_anyone_joins() {
     assert!(success, "{stderr}");
     let saved = std::fs::read_dir(data.join("tables")).map_or(0, Iterator::count);
     assert_eq!(saved, 0, "a table nobody joined leaves nothing to resume");
+    // Ctrl-C then does not promise a saved table either.
+    let mut host = Typist::host(&[], "/ip4/127.0.0.1/tcp/0", &data);
+    host.line_starting("armada://join/");
+    let (code, stderr) = host.interrupt();
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped before a table began; nothing was saved"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("resume"), "{stderr}");
 }
 
 /// Joining what cannot be joined is named before anything is dialled: one's own
