@@ -20,6 +20,13 @@ use crate::rules::Seat;
 
 /// Frames from the peer held back until the ones before them arrive.
 const MAX_EARLY: usize = 64;
+
+/// The most frames in a row from the peer that tell nothing (each lapsed with a
+/// game that ended, or is a further lie of a proven liar) a side takes in. An
+/// honest peer sends a few, those that crossed an end; past this many the peer could
+/// only grow the record and every copy of it, so its frames are refused as the
+/// table's end.
+pub const MAX_VOID_RUN: u32 = 64;
 /// Short-code keys the host keeps (the latest).
 const CODE_KEYS: usize = 8;
 
@@ -173,6 +180,8 @@ pub struct Endpoint<T, E> {
     early: BTreeMap<u32, Vec<u8>>,
     /// The peer said it cannot go on, and why ([`proto::Wire::Gone`]).
     pub(super) peer_gone: Option<String>,
+    /// The peer's frames in a row that changed nothing (see [`MAX_VOID_RUN`]).
+    void_run: u32,
     /// The host's keys of short-code handshakes that succeeded: a `CodeHello`
     /// proving one of them is admitted.
     code_keys: Vec<CodeKey>,
@@ -197,7 +206,19 @@ impl<T: Observe, E: From<Told>> Endpoint<T, E> {
             events: VecDeque::new(),
             early: BTreeMap::new(),
             peer_gone: None,
+            void_run: 0,
             code_keys: Vec::new(),
+        }
+    }
+
+    /// Counts a frame from the peer by what the table learnt from it: one that
+    /// lapsed, or told nothing (a further lie of a liar is taken in silently),
+    /// lengthens the run; one that told anything ends it.
+    fn count_void(&mut self, notes: &[T::Note]) {
+        if notes.iter().any(|note| !note.is_void()) {
+            self.void_run = 0;
+        } else {
+            self.void_run += 1;
         }
     }
 
@@ -637,12 +658,24 @@ pub(super) trait Wired {
         {
             return Err(wire.refuse(bytes, rejected));
         }
+        if wire.void_run >= MAX_VOID_RUN {
+            // Told once: the rest of such a flood goes unsaid as well as unsaved.
+            if wire.void_run > MAX_VOID_RUN {
+                return Err(Rejected::Closed);
+            }
+            wire.void_run += 1;
+            return Err(wire.refuse(bytes, Rejected::Closed));
+        }
         match wire.table.receive(them, bytes) {
             Ok(notes) => {
                 wire.may_refuse = true;
+                wire.count_void(&notes);
                 self.react(now, notes);
-                while let Some(bytes) = self.endpoint().next_early() {
+                while self.endpoint().void_run < MAX_VOID_RUN
+                    && let Some(bytes) = self.endpoint().next_early()
+                {
                     if let Ok(notes) = self.endpoint().table.receive(them, &bytes) {
+                        self.endpoint().count_void(&notes);
                         self.react(now, notes);
                     }
                 }

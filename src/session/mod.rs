@@ -19,6 +19,7 @@ pub mod open;
 mod seated;
 mod snapshot;
 
+pub use endpoint::MAX_VOID_RUN;
 pub use seated::{EachGame, TableGame, TableSession};
 pub use snapshot::RestoreError;
 

@@ -1314,6 +1314,52 @@ mod draw_binding {
         assert_eq!((lie.liar, lie.seq), (Seat::Guest, seq));
     }
 
+    /// After its lie every further offer of the liar's is one more lie that decides
+    /// nothing; it may not send them without end: past a run of them its frames are
+    /// refused as the table's end, and the record still names the first lie.
+    #[test]
+    fn a_liar_cannot_grow_the_record_without_end_after_its_lie() {
+        use armada::session::{Event, MAX_VOID_RUN, TableSession as _};
+        let mut d = duel(Cheat::None);
+        d.host_misses();
+        d.host.handle_command(0, Command::OfferDraw).unwrap();
+        d.drive();
+        let (game, number) = (
+            d.liar.table.game_id().unwrap(),
+            d.liar.table.game().unwrap().actions(),
+        );
+        d.liar.send(Payload::DrawAnswer {
+            game,
+            number,
+            accept: true,
+        });
+        d.liar
+            .act(armada::rules::Action::Shot(cells("A10")[0]), false);
+        d.drive();
+        let lie = d.proven().expect("caught");
+        while d.host.poll_event().is_some() {}
+        let before = d.host.transcript_len();
+        for _ in 0..3 * MAX_VOID_RUN {
+            d.liar.send(Payload::DrawOffer { game, number });
+            d.drive();
+        }
+        let taken = d.host.transcript_len() - before;
+        assert!(
+            taken > 0 && taken <= MAX_VOID_RUN as usize,
+            "{taken}: the first offers are taken in, the rest refused"
+        );
+        for _ in 0..10 {
+            d.liar.send(Payload::DrawOffer { game, number });
+            d.drive();
+        }
+        assert_eq!(d.host.transcript_len() - before, taken, "refused for good");
+        let refused = std::iter::from_fn(|| d.host.poll_event())
+            .filter(|e| matches!(e, Event::Refused(Rejected::Closed)))
+            .count();
+        assert_eq!(refused, 1, "the end is told once, not once a frame");
+        assert_offline(&d, &Outcome::Lie(lie));
+    }
+
     #[test]
     fn an_offerer_who_never_confirms_an_accepted_draw_forfeits_on_the_record() {
         let mut d = duel(Cheat::NoReveal);

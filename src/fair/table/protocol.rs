@@ -52,6 +52,8 @@ pub trait TableNotes {
     fn lie(&self) -> Option<&Lie>;
     /// Who said hello, if the note says so.
     fn hello(&self) -> Option<Seat>;
+    /// Whether the frame changed nothing (it lapsed with the game it belongs to).
+    fn is_void(&self) -> bool;
 }
 
 /// A game's note type: the game's own variants as written, then the table's (those
@@ -102,6 +104,9 @@ macro_rules! game_notes {
                     Self::Hello(seat) => Some(*seat),
                     _ => None,
                 }
+            }
+            fn is_void(&self) -> bool {
+                matches!(self, Self::Void)
             }
         }
 
