@@ -64,8 +64,9 @@ pub enum Link {
     Route(Route),
     /// The link broke; redialling (or waiting for the guest to).
     Reconnecting,
-    /// The other player stayed away past the grace: a forfeit is claimed.
-    Gone,
+    /// The other player is gone: it stayed away past the grace, or said it cannot
+    /// go on; `claimed`: this side's forfeit claim stands on the record.
+    Gone { claimed: bool },
     /// The other player left the table (its game resigned and settled first).
     Left,
 }

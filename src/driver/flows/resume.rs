@@ -172,7 +172,7 @@ fn over_already<G: Game>(
                 ""
             };
             let why = format!("the other player said it cannot go on ({reason}){stands}");
-            over = Some((why, crate::driver::Link::Gone));
+            over = Some((why, crate::driver::Link::Gone { claimed }));
         } else {
             say(&format!(
                 "the other player said it cannot go on at this table ({reason}); the table's deadline still runs"

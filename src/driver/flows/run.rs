@@ -68,16 +68,7 @@ pub(super) async fn run<G: Game>(
             match reconnect(&mut table, &mut side, say, &mut reporter).await? {
                 Reconnected::Stream(stream) => (framed(stream), false),
                 Reconnected::Gone => {
-                    let me = side.session.seat();
-                    let claimed = side.session.claimant() == Some(me);
-                    say(if claimed {
-                        "the other player is gone: a forfeit is claimed on the record"
-                    } else {
-                        "the other player is gone"
-                    });
-                    if let Some(watch) = &side.watch {
-                        watch.send(crate::driver::Update::Link(crate::driver::Link::Gone));
-                    }
+                    tell_gone(&side, say);
                     return Ok(TableOutcome {
                         session,
                         finished: false,
@@ -138,6 +129,27 @@ pub(super) async fn run<G: Game>(
                 link_lost(&side, &why, say);
             }
         }
+    }
+}
+
+/// The other player is gone for good: the person and the window are told, and
+/// whether this side's forfeit claim stands.
+fn tell_gone<R: rand::Rng + ?Sized, G: Game>(side: &Side<'_, R, G>, say: Say<'_>) {
+    let claimed = side.session.claimant() == Some(side.session.seat());
+    let gone = if side.session.peer_gone().is_some() {
+        "the other player is gone: it cannot go on at this table"
+    } else {
+        "the other player is gone"
+    };
+    say(&if claimed {
+        format!("{gone}; a forfeit is claimed on the record")
+    } else {
+        gone.to_owned()
+    });
+    if let Some(watch) = &side.watch {
+        watch.send(crate::driver::Update::Link(crate::driver::Link::Gone {
+            claimed,
+        }));
     }
 }
 

@@ -88,7 +88,8 @@ pub(super) fn link_line(t: &Text, link: Option<&crate::driver::Link>) -> String 
         Some(Link::Route(Route::Relayed(_, false))) => "link-relayed",
         Some(Link::Route(Route::Relayed(_, true))) => "link-relayed-limited",
         Some(Link::Reconnecting) => "link-reconnecting",
-        Some(Link::Gone) => "link-gone",
+        Some(Link::Gone { claimed: true }) => "link-gone",
+        Some(Link::Gone { claimed: false }) => "link-gone-unclaimed",
         Some(Link::Left) => "link-left",
     })
 }
@@ -144,4 +145,24 @@ pub(super) fn variant_of(driver: &Driver) -> Variant {
         .table()
         .variant()
         .unwrap_or(Variant::Armada)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::i18n::{Lang, Text};
+    use crate::driver::Link;
+
+    /// A friend who is gone is not said to owe a forfeit claim this side never made
+    /// (an untimed table whose friend's save broke claims nothing).
+    #[test]
+    fn a_friend_gone_without_a_claim_is_not_said_to_have_one() {
+        for lang in [Lang::En, Lang::Uk, Lang::Ru] {
+            let t = Text::new(lang);
+            let claimed = super::link_line(&t, Some(&Link::Gone { claimed: true }));
+            let unclaimed = super::link_line(&t, Some(&Link::Gone { claimed: false }));
+            assert_ne!(claimed, unclaimed, "{lang:?}");
+            assert_eq!(unclaimed, t.get("link-gone-unclaimed"), "{lang:?}");
+            assert!(!unclaimed.contains("link-"), "{lang:?}: {unclaimed}");
+        }
+    }
 }

@@ -50,6 +50,7 @@ link-direct-upnp = Connected directly (your router forwards the port: UPnP)
 link-relayed-limited = Connected through a relay that limits each connection: moving to fresh ones as you play
 link-reconnecting = Connection lost — reconnecting…
 link-gone = Your opponent is gone: a forfeit is claimed on the record.
+link-gone-unclaimed = Your friend cannot go on at this table: nothing more will come from them.
 link-left = Your friend left the table.
 refused = Refused: { $why }
 home-lan = Find tables on the LAN
