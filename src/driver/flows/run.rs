@@ -137,12 +137,12 @@ pub(super) async fn run<G: Game>(
 fn tell_gone<R: rand::Rng + ?Sized, G: Game>(side: &Side<'_, R, G>, say: Say<'_>) {
     let claimed = side.session.claimant() == Some(side.session.seat());
     let gone = if side.session.peer_gone().is_some() {
-        "the other player is gone: it cannot go on at this table"
+        "the other player is gone (it cannot go on at this table)"
     } else {
         "the other player is gone"
     };
     say(&if claimed {
-        format!("{gone}; a forfeit is claimed on the record")
+        format!("{gone}: a forfeit is claimed on the record")
     } else {
         gone.to_owned()
     });
