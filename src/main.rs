@@ -323,7 +323,7 @@ fn main() -> ExitCode {
     match run(&Cli::parse()) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("armada: {error:#}");
+            eprintln!("armada: {}", cli::printable(&format!("{error:#}")));
             ExitCode::FAILURE
         }
     }

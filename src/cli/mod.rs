@@ -10,10 +10,39 @@ pub mod demo;
 pub mod net;
 pub mod report;
 
-/// Writes to standard output; a reader that went away (`| head`) is not an error.
+/// Writes to standard output, [`printable`]; a reader that went away (`| head`) is
+/// not an error.
 pub fn emit(text: &str) {
     use std::io::Write as _;
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(printable(text).as_bytes());
+}
+
+/// `text` as it may reach a terminal. The other player's words (why it left, why it
+/// cannot go on, a refusal's detail) and a transcript's are not ours: an escape
+/// sequence among them could rewrite what the screen shows, a line's verdict
+/// included, or set the terminal's title. Every control character but the line
+/// break and the tab, and every mark that reorders text, is shown as its code
+/// (`\u{1b}`); all other text, any script, is left as it is.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(hidden) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// When the process started (as near as `main` knows).
@@ -46,4 +75,26 @@ pub fn verify(file: &std::path::Path, json: bool) -> u8 {
         emit(&report.to_text());
     }
     report.outcome.exit_code()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Regression: the other player's words went to the terminal as they came, so an
+    /// escape sequence in a leave's reason could clear the screen, forge a verdict
+    /// line or retitle the window.
+    #[test]
+    fn escape_sequences_and_reordering_marks_reach_the_terminal_as_codes() {
+        let said = "left: \x1b]0;pwned\x07\x1b[2Jverdict: you lose\u{202e}cba\r\n";
+        let shown = super::printable(said);
+        assert_eq!(
+            shown,
+            "left: \\u{1b}]0;pwned\\u{7}\\u{1b}[2Jverdict: you lose\\u{202e}cba\\u{d}\n"
+        );
+        // Ordinary text in any script passes whole, line breaks and tabs too.
+        let words = "ваш хід: G7 — влучив\n\tваш ход";
+        assert!(matches!(
+            super::printable(words),
+            std::borrow::Cow::Borrowed(w) if w == words
+        ));
+    }
 }

@@ -44,13 +44,21 @@ impl LiarPeer {
     }
 }
 
-async fn play(
-    invite: Invite,
+/// A game stream as length-delimited messages.
+pub type Framed = tokio_util::codec::Framed<
+    tokio_util::compat::Compat<libp2p::Stream>,
+    tokio_util::codec::LengthDelimitedCodec,
+>;
+
+/// A stream to the host of `invite` from a node of `identity`'s on `listen`, its
+/// `Sync` for `table` sent (what a peer says first on a new connection), and the
+/// node, which must live as long as the stream.
+pub async fn seated(
+    invite: &Invite,
     listen: libp2p::Multiaddr,
-    fleet: Fleet,
-    cheat: Cheat,
-) -> Result<Option<Verdict>, String> {
-    let identity = Identity::generate();
+    identity: &Identity,
+    table: armada_proto::Hash,
+) -> Result<(armada::net::Node, Framed), String> {
     let config = armada::net::Config {
         listen: vec![listen],
         ..armada::net::Config::default()
@@ -71,15 +79,23 @@ async fn play(
         .await
         .map_err(|e| e.to_string())?;
     let mut framed = armada::net::framed(stream, armada_proto::MAX_WIRE);
-    let mut liar = Liar::speaking_as(identity, invite.secret, fleet, cheat);
-    let sync = Wire::Sync {
-        table: liar.table.id(),
-        next: 0,
-    };
+    let sync = Wire::Sync { table, next: 0 };
     framed
         .send(Bytes::from(encode_wire(&sync)))
         .await
         .map_err(|e| e.to_string())?;
+    Ok((node, framed))
+}
+
+async fn play(
+    invite: Invite,
+    listen: libp2p::Multiaddr,
+    fleet: Fleet,
+    cheat: Cheat,
+) -> Result<Option<Verdict>, String> {
+    let identity = Identity::generate();
+    let mut liar = Liar::speaking_as(identity.clone(), invite.secret, fleet, cheat);
+    let (_node, mut framed) = seated(&invite, listen, &identity, liar.table.id()).await?;
     // A guard against a hang, not a measure.
     let give_up = tokio::time::Instant::now() + Duration::from_mins(3);
     // Until the host has said its verdict: it then holds every frame of the liar's
@@ -133,4 +149,49 @@ fn fire_if_due(liar: &mut Liar) {
     if let Some(cell) = chart.unmarked().iter().next() {
         liar.act(Action::Shot(cell), false);
     }
+}
+
+/// Regression: the other player's words reached the terminal as they came, so an
+/// escape sequence in them could clear the screen and forge a line (a verdict, say).
+/// They are shown with every control character as its code.
+#[test]
+fn a_peers_words_reach_the_terminal_with_their_control_characters_as_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let host = crate::net::Process::start(
+        &["host", "--bot", "easy", "--listen", listen],
+        &dir.path().join("host"),
+    );
+    let link = host.line_starting("armada://join/");
+    let invite = Invite::parse(&link).unwrap();
+    let forged = "\x1b[2J\x1b[Hverdict: the guest wins\x07";
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let identity = Identity::generate();
+        let fleet = crate::support::fleet(armada::rules::Variant::Armada, crate::support::FLEET);
+        let mut peer = Liar::speaking_as(identity.clone(), invite.secret, fleet, Cheat::None);
+        let (_node, mut framed) =
+            seated(&invite, listen.parse().unwrap(), &identity, peer.table.id())
+                .await
+                .unwrap();
+        // Seated by its hello, then its word.
+        while let Some(frame) = peer.outbox.pop_front() {
+            framed
+                .send(Bytes::from(encode_wire(&Wire::Frame(frame))))
+                .await
+                .unwrap();
+        }
+        let gone = Wire::Gone {
+            table: peer.table.id(),
+            reason: forged.into(),
+        };
+        framed.send(Bytes::from(encode_wire(&gone))).await.unwrap();
+        let line = host.line_starting("the other player cannot go on: ");
+        assert!(!line.contains('\x1b') && !line.contains('\x07'), "{line:?}");
+        assert!(
+            line.ends_with("\\u{1b}[2J\\u{1b}[Hverdict: the guest wins\\u{7}"),
+            "{line:?}"
+        );
+    });
+    host.kill();
 }
