@@ -1290,13 +1290,12 @@ mod draw_binding {
     use super::*;
     use armada_proto::Payload;
 
-    #[test]
-    fn acting_after_accepting_a_draw_is_a_lie() {
-        let mut d = duel(Cheat::None);
+    /// The host offers a draw; the lying guest accepts, then moves anyway. The game,
+    /// the move number of the offer, and the seq of the lying move.
+    fn accepts_then_moves(d: &mut Duel) -> (armada::fair::hash::Hash, u32, u32) {
         d.host_misses(); // the guest is to move
         d.host.handle_command(0, Command::OfferDraw).unwrap();
         d.drive();
-        // The lying guest accepts, then moves anyway: it is bound by its acceptance.
         let (game, number) = (
             d.liar.table.game_id().unwrap(),
             d.liar.table.game().unwrap().actions(),
@@ -1310,6 +1309,14 @@ mod draw_binding {
         d.liar
             .act(armada::rules::Action::Shot(cells("A10")[0]), false);
         d.drive();
+        (game, number, seq)
+    }
+
+    #[test]
+    fn acting_after_accepting_a_draw_is_a_lie() {
+        let mut d = duel(Cheat::None);
+        // The guest is bound by its acceptance.
+        let (_, _, seq) = accepts_then_moves(&mut d);
         let lie = d.proven().expect("caught");
         assert_eq!((lie.liar, lie.seq), (Seat::Guest, seq));
     }
@@ -1321,21 +1328,7 @@ mod draw_binding {
     fn a_liar_cannot_grow_the_record_without_end_after_its_lie() {
         use armada::session::{Event, MAX_VOID_RUN, TableSession as _};
         let mut d = duel(Cheat::None);
-        d.host_misses();
-        d.host.handle_command(0, Command::OfferDraw).unwrap();
-        d.drive();
-        let (game, number) = (
-            d.liar.table.game_id().unwrap(),
-            d.liar.table.game().unwrap().actions(),
-        );
-        d.liar.send(Payload::DrawAnswer {
-            game,
-            number,
-            accept: true,
-        });
-        d.liar
-            .act(armada::rules::Action::Shot(cells("A10")[0]), false);
-        d.drive();
+        let (game, number, _) = accepts_then_moves(&mut d);
         let lie = d.proven().expect("caught");
         while d.host.poll_event().is_some() {}
         let before = d.host.transcript_len();

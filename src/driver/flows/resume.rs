@@ -175,7 +175,7 @@ fn over_already<G: Game>(
             over = Some((why, crate::driver::Link::Gone { claimed }));
         } else {
             say(&format!(
-                "the other player said it cannot go on at this table ({reason}); the table's deadline still runs"
+                "the other player said it cannot go on at this table ({reason}): the table's clock runs out now"
             ));
         }
     }
