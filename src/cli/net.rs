@@ -201,8 +201,8 @@ pub type Flow<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<u8
 
 /// What a Ctrl-C leaves behind, for the line that tells the person.
 pub enum Kept {
-    /// The table being resumed, saved as it was.
-    Table,
+    /// The table being resumed, saved as it was unless its save is damaged.
+    Table(armada::driver::Store, [u8; 32]),
     /// A table only if one was begun since: the tables in the store before.
     Begun(armada::driver::Store, Vec<[u8; 32]>),
     /// Nothing of a table (a damaged one is only being reported).
@@ -217,7 +217,7 @@ impl Kept {
 
     fn stopped(&self) -> &'static str {
         let saved = match self {
-            Self::Table => true,
+            Self::Table(store, id) => store.looks_intact(id),
             Self::Begun(store, before) => store
                 .tables()
                 .is_ok_and(|now| now.iter().any(|id| !before.contains(id))),
@@ -247,13 +247,16 @@ pub fn network(kept: &Kept, flow: impl for<'a> FnOnce(Say<'a>) -> Flow<'a>) -> R
     let mut say = |line: &str| emit(&format!("{line}\n"));
     runtime.block_on(async {
         tokio::select! {
-            done = flow(&mut say) => done,
-            // Every frame is saved before it is sent or shown, so stopping here loses
-            // nothing; the person is told how to come back.
+            // The handler is set up when first polled: first, so that a Ctrl-C after
+            // the flow's first line is caught, not the process killed outright.
+            biased;
             Ok(()) = tokio::signal::ctrl_c() => {
+                // Every frame is saved before it is sent or shown, so stopping here
+                // loses nothing; the person is told how to come back.
                 eprintln!("{}", kept.stopped());
                 Ok(130)
             }
+            done = flow(&mut say) => done,
         }
     })
 }
@@ -335,7 +338,7 @@ pub fn join(net: &NetArgs, invite: String, direct_only: bool) -> Result<u8> {
 pub fn resume(net: &NetArgs, table: Option<&str>) -> Result<u8> {
     fn resume_as<G: Shell>(net: &NetArgs, id: [u8; 32]) -> Result<u8> {
         let seating = seating::<G>(net)?;
-        network(&Kept::Table, move |say| {
+        network(&Kept::Table(seating.store.clone(), id), move |say| {
             Box::pin(async move {
                 let outcome = armada::driver::resume(seating, id, say).await?;
                 Ok(finish(&outcome))

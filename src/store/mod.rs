@@ -452,6 +452,14 @@ impl Store {
         Ok(Some(session))
     }
 
+    /// Whether table `table`'s saved session passes its seal and its transcript reads
+    /// (short of replaying the frames, which needs the game): what a stopped process
+    /// may promise that `armada resume` continues.
+    pub fn looks_intact(&self, table: &[u8; 32]) -> bool {
+        matches!(self.load(table), Ok(Some(snapshot)) if unsealed(&snapshot).is_some())
+            && self.saved_frames(&self.transcript_path(table)).is_ok()
+    }
+
     /// Saves how to reach the table's other player again (written once, at the start).
     pub fn save_meta(&self, table: &[u8; 32], meta: &TableMeta) -> anyhow::Result<()> {
         let body = serde_json::to_string(meta).expect("a table's meta is plain data");

@@ -695,6 +695,14 @@ fn a_guest_whose_save_was_damaged_is_refused_and_the_host_is_told_at_once() {
     );
     let (code, stderr) = again.finish();
     assert_eq!(code, 1, "{stderr}");
+    // The damaged guest, stopped while it tries to tell a host no longer there, does
+    // not promise that `armada resume` continues the table.
+    let mut trying = Typist::resume(listen, &guest_data);
+    trying.wait("this table's save is damaged: telling the other player");
+    let (code, stderr) = trying.interrupt();
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("armada: stopped"), "{stderr}");
+    assert!(!stderr.contains("continues it"), "{stderr}");
 }
 
 #[test]

@@ -74,6 +74,10 @@ pub async fn resume<G: Game>(
                 // Nothing can be signed from a damaged save: tell the other player
                 // the table cannot go on, so that it need not wait out the grace.
                 let host = meta.seat == SavedSeat::Host;
+                say(&format!(
+                    "this table's save is damaged: telling the other player that it cannot go on (at most {} s)",
+                    TELL_GONE_MS / 1000
+                ));
                 let told = tokio::time::timeout(
                     Duration::from_millis(TELL_GONE_MS),
                     tell_gone(&seating.config, &identity, host, peer, addrs, damaged),
