@@ -144,3 +144,50 @@ impl Refusals {
         self.more = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The door holds two strangers a peer and sixteen in all: each newcomer past
+    /// that sends the oldest away (of its own peer's, if that peer has its share),
+    /// and every one sent away is counted in the lines said.
+    #[tokio::test]
+    async fn the_door_holds_two_strangers_a_peer_and_sixteen_in_all() {
+        let mut door = Strangers::new();
+        let mut refusals = Refusals::default();
+        let mut lines = Vec::new();
+        let mut say = |line: &str| lines.push(line.to_owned());
+        let peers: Vec<PeerId> = (0..12).map(|_| PeerId::random()).collect();
+        let come = |door: &mut Strangers, refusals: &mut Refusals, peer: PeerId, say: Say<'_>| {
+            make_room(door, peer, refusals, say);
+            let reading = tokio::spawn(std::future::pending::<()>()).abort_handle();
+            door.push_back((0, peer, reading));
+        };
+        // One peer's eight streams: two stay, six are sent away.
+        for _ in 0..8 {
+            come(&mut door, &mut refusals, peers[0], &mut say);
+        }
+        assert_eq!(door.len(), MAX_AT_DOOR_PER_PEER);
+        // Eleven more peers with two each: the door fills to sixteen, then the oldest
+        // go, the first peer's two first.
+        for &peer in &peers[1..] {
+            for _ in 0..2 {
+                come(&mut door, &mut refusals, peer, &mut say);
+            }
+        }
+        assert_eq!(door.len(), MAX_AT_DOOR);
+        assert!(door.iter().all(|(_, p, _)| peers[4..].contains(p)));
+        refusals.flush(&mut say);
+        let refused: usize = lines
+            .iter()
+            .map(|line| {
+                line.strip_prefix("refused ")
+                    .and_then(|rest| rest.split_once(" more stranger(s) since"))
+                    .map_or(1, |(n, _)| n.parse().unwrap())
+            })
+            .sum();
+        assert_eq!(refused, 6 + 8, "{lines:?}");
+        assert_eq!(lines.len(), 2, "one line in full, then the rest summed");
+    }
+}
