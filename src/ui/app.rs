@@ -913,16 +913,41 @@ impl Play {
         ));
         match stage {
             Stage::Placing => {
+                self.link_trouble(ui, t);
                 self.placement(ui, now, t);
                 false
             }
             Stage::Waiting => {
+                self.link_trouble(ui, t);
                 self.start_when_ready(now);
                 self.waiting(ui, t);
                 false
             }
             Stage::Battle | Stage::Over => self.battle(ui, now, t, store, stage),
         }
+    }
+
+    /// A friend table's link before the battle, said only when something is wrong
+    /// (reconnecting, the friend gone or left, the network side stopped): a person
+    /// placing a fleet for a table that cannot start is told so.
+    fn link_trouble(&mut self, ui: &mut egui::Ui, t: &Text) {
+        let reconnecting = self
+            .driver
+            .remote()
+            .is_some_and(|remote| matches!(remote.link(), Some(crate::driver::Link::Reconnecting)));
+        if reconnecting || self.friend_table_over() {
+            self.link_line(ui, t);
+        }
+    }
+
+    /// Whether this friend table can no longer start a game: the friend is gone or
+    /// left, or the network side stopped.
+    fn friend_table_over(&mut self) -> bool {
+        use crate::driver::Link;
+        self.driver.remote().is_some_and(|remote| {
+            remote.ended().is_some()
+                || matches!(remote.link(), Some(Link::Gone { .. } | Link::Left))
+        })
     }
 
     /// The timer switch of a friend table this side hosts.

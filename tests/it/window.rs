@@ -3475,3 +3475,85 @@ fn home_mid_game_asks_first_then_resigns_and_both_sides_settle_and_go_home() {
         );
     }
 }
+
+/// Regression: a friend who could not go on (its save broke) while the host placed
+/// its fleet went unsaid until the battle, and Start stayed offered for a table that
+/// could never start. The placement screen now says so, and Start is off.
+#[test]
+fn a_friend_who_cannot_go_on_during_placement_is_said_and_start_is_off() {
+    use armada_proto::{Invite, Wire, decode_wire, encode_wire};
+    use futures::{SinkExt as _, StreamExt as _};
+    use tokio_util::bytes::Bytes;
+
+    use crate::liar::{Cheat, Liar};
+    use crate::support::{FLEET, fleet};
+
+    let dir = tempfile::tempdir().unwrap();
+    let listen = "/ip4/127.0.0.1/tcp/0";
+    let mut harness = sized_harness(
+        friend_app(dir.path(), listen),
+        egui::Vec2::new(1100.0, 760.0),
+    );
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the invite", |h| h.state().invite().is_some());
+    let invite = Invite::parse(harness.state().invite().unwrap()).unwrap();
+    // The friend plays the protocol (its fleet placed at once) until told to say
+    // that it cannot go on.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (say_gone, told) = tokio::sync::oneshot::channel::<()>();
+    let friend = runtime.spawn(async move {
+        let identity = armada::fair::sign::Identity::generate();
+        let fleet = fleet(Variant::Armada, FLEET);
+        let mut friend = Liar::speaking_as(identity.clone(), invite.secret, fleet, Cheat::None);
+        let table = friend.table.id();
+        let (_node, mut framed) =
+            crate::caught::seated(&invite, listen.parse().unwrap(), &identity, table)
+                .await
+                .unwrap();
+        let mut told = told;
+        loop {
+            while let Some(frame) = friend.outbox.pop_front() {
+                let bytes = Bytes::from(encode_wire(&Wire::Frame(frame)));
+                framed.send(bytes).await.unwrap();
+            }
+            tokio::select! {
+                Ok(()) = &mut told => {
+                    let gone = Wire::Gone { table, reason: "its saved table is damaged".into() };
+                    framed.send(Bytes::from(encode_wire(&gone))).await.unwrap();
+                    // Heard once the host closes the stream.
+                    while let Some(Ok(_)) = framed.next().await {}
+                    return;
+                }
+                next = framed.next() => match next.map(|n| n.map(|b| decode_wire(&b))) {
+                    Some(Ok(Ok(Wire::Frame(frame)))) => {
+                        friend.receive(&frame);
+                    }
+                    Some(Ok(_)) => {}
+                    _ => return,
+                },
+            }
+        }
+    });
+    until(&mut harness, "the placement", |h| {
+        has(h, "Place your fleet")
+    });
+    click(&mut harness, "Place automatically");
+    until(&mut harness, "the friend's Ready", |h| {
+        has(h, "The opponent is ready.")
+    });
+    say_gone.send(()).unwrap();
+    until(&mut harness, "the friend's word", |h| {
+        has(h, "Your friend cannot go on at this table")
+    });
+    assert!(
+        harness
+            .get_by_label("Start the game")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        has(&harness, "Place your fleet"),
+        "the fleet stays on screen"
+    );
+    runtime.block_on(friend).unwrap();
+}

@@ -474,7 +474,7 @@ impl Play {
     }
 
     /// A friend table's connection, and what the network side refused of ours.
-    fn link_line(&mut self, ui: &mut egui::Ui, t: &Text) {
+    pub(super) fn link_line(&mut self, ui: &mut egui::Ui, t: &Text) {
         let Some(remote) = self.driver.remote() else {
             return;
         };
@@ -482,11 +482,19 @@ impl Play {
             self.refused = Some(why);
         }
         let link = super::link_line(t, remote.link());
+        let over = matches!(
+            remote.link(),
+            Some(crate::driver::Link::Gone { .. } | crate::driver::Link::Left)
+        );
         let failed = match remote.ended() {
             Some(Err(why)) => Some(t.with("friend-failed", &[("why", Arg::from(why.clone()))])),
             _ => None,
         };
-        ui.label(link);
+        if over {
+            ui.colored_label(Color32::from_rgb(240, 170, 80), link);
+        } else {
+            ui.label(link);
+        }
         if let Some(line) = failed {
             ui.colored_label(Color32::from_rgb(240, 120, 110), line);
         }

@@ -313,8 +313,9 @@ impl Play {
         } else {
             "placement-ready-button"
         });
+        let open = !self.friend_table_over();
         let start = ui.add_enabled(
-            fleet.is_some() && (!starts || other_ready),
+            fleet.is_some() && (!starts || other_ready) && open,
             egui::Button::new(egui::RichText::new(label).size(18.0).strong())
                 .min_size(egui::vec2(180.0, 36.0))
                 .fill(crate::ui::palette::PRIMARY),
