@@ -49,6 +49,15 @@ fn harness(app: Armada) -> Harness<'static, Armada> {
 }
 
 /// `app` in a test harness of `size` (the window's inner size).
+/// A window at 1100×760 that opened a friend table, and the table's invite.
+fn hosting_window(dir: &std::path::Path, listen: &str) -> (Harness<'static, Armada>, String) {
+    let mut harness = sized_harness(friend_app(dir, listen), egui::Vec2::new(1100.0, 760.0));
+    click(&mut harness, "Open a table");
+    until(&mut harness, "the invite", |h| h.state().invite().is_some());
+    let link = harness.state().invite().unwrap().to_owned();
+    (harness, link)
+}
+
 fn sized_harness(app: Armada, size: egui::Vec2) -> Harness<'static, Armada> {
     Harness::builder()
         .with_size(size)
@@ -2906,13 +2915,7 @@ fn a_liar_that_sinks_the_fleet_and_is_caught_at_the_reveal_loses_on_the_results(
 
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let mut harness = sized_harness(
-        friend_app(dir.path(), listen),
-        egui::Vec2::new(1100.0, 760.0),
-    );
-    click(&mut harness, "Open a table");
-    until(&mut harness, "the invite", |h| h.state().invite().is_some());
-    let link = harness.state().invite().unwrap().to_owned();
+    let (mut harness, link) = hosting_window(dir.path(), listen);
     // A boat too many, at A10: every answer agrees with these decks, so only the
     // reveal shows the lie.
     let honest = fleet(Variant::Armada, FLEET);
@@ -3490,13 +3493,8 @@ fn a_friend_who_cannot_go_on_during_placement_is_said_and_start_is_off() {
 
     let dir = tempfile::tempdir().unwrap();
     let listen = "/ip4/127.0.0.1/tcp/0";
-    let mut harness = sized_harness(
-        friend_app(dir.path(), listen),
-        egui::Vec2::new(1100.0, 760.0),
-    );
-    click(&mut harness, "Open a table");
-    until(&mut harness, "the invite", |h| h.state().invite().is_some());
-    let invite = Invite::parse(harness.state().invite().unwrap()).unwrap();
+    let (mut harness, link) = hosting_window(dir.path(), listen);
+    let invite = Invite::parse(&link).unwrap();
     // The friend plays the protocol (its fleet placed at once) until told to say
     // that it cannot go on.
     let runtime = tokio::runtime::Runtime::new().unwrap();
